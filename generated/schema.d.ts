@@ -611,7 +611,7 @@ export interface components {
             secret_references?: components["schemas"]["SecretReference"][] | null;
             /** @description The image version of the deployment. It is a resource field, not the version of this API. */
             image_version?: string | null;
-            status: components["schemas"]["DeploymentStatus"];
+            readonly status: components["schemas"]["DeploymentStatus"];
             /**
              * Format: uuid
              * @description The newest revision, whatever its state. It points to a new revision as soon as a patch creates one.
@@ -808,7 +808,7 @@ export interface components {
             readonly id?: string;
             source?: components["schemas"]["DeploymentSource"];
             source_revision_config?: components["schemas"]["SourceRevisionConfig"];
-            status?: components["schemas"]["RevisionStatus"];
+            readonly status?: components["schemas"]["RevisionStatus"];
             /**
              * Format: date-time
              * @description When the revision was created.
