@@ -1105,7 +1105,10 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /** @description How many seconds to wait before sending the request again. */
+        /**
+         * @description How many seconds to wait before sending the request again.
+         * @example 30
+         */
         RetryAfter: number;
     };
     pathItems: never;

@@ -116,7 +116,7 @@ await step("constants", docHash, ["constants.js", "constants.d.ts"], async () =>
 });
 
 if (withDocs) {
-  await step("docs", docHash + (await hashOf([join(root, "redocly.yaml")])) + (await toolVersion("@redocly/cli")), ["docs/index.html"], async () => {
+  await step("docs", docHash + (await hashOf([join(root, "redocly.yaml"), join(root, "scripts", "docs-template.hbs")])) + (await toolVersion("@redocly/cli")), ["docs/index.html"], async () => {
     await run(process.execPath, [redocly, "build-docs", bundled, "-o", join(outDir, "docs", "index.html"), "--inlineBundle", "--config", join(root, "redocly.yaml"), "--lint-config", "off"], { cwd: root });
   });
 }

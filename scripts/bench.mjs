@@ -1,0 +1,239 @@
+#!/usr/bin/env node
+// npm run bench: autocannon, in one run, with the same request mix (get deployment, list
+// deployments, get revision) against (1) the simulator from dist/ seeded with 10,000 deployments,
+// (2) the Prism mock (silent) and (3) a bare node:http server returning a fixed JSON. Every server
+// runs as a child process in its own process group, so the RSS measured is the server's alone
+// (summed over its group: Prism forks), and the group is killed afterwards.
+// Prints a markdown table and the ratios against the goals. Environment: BENCH_SECONDS (default 10),
+// BENCH_ROUNDS (default 5), BENCH_CONNECTIONS (default 10), BENCH_SEED (default 10000).
+import { spawn } from "node:child_process";
+import { readFileSync, readdirSync } from "node:fs";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+import { createInterface } from "node:readline";
+import autocannon from "autocannon";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const SEED = Number(process.env.BENCH_SEED ?? 10_000);
+const WARMUP_SECONDS = 2;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const HEADERS = { "x-api-key": "bench", accept: "application/json" };
+
+const document = JSON.parse(readFileSync(new URL("../generated/openapi.json", import.meta.url), "utf8"));
+// The bare server answers with the document's example deployment: a realistic fixed JSON.
+const FIXED_JSON = JSON.stringify(document.components.examples.DeploymentScmHost.value);
+
+const BARE_SERVER = `
+const body = ${JSON.stringify(FIXED_JSON)};
+const server = require("node:http").createServer((req, res) => {
+  res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+  res.end(body);
+});
+server.listen(0, "127.0.0.1", () => console.log("http://127.0.0.1:" + server.address().port));
+`;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+// Groups still running if the bench fails half-way; killed on exit so no server outlives it.
+const running = new Set();
+process.on("exit", () => {
+  for (const pid of running) {
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {}
+  }
+});
+
+/** Starts a server in its own process group; `ready` resolves with its base URL. */
+function startChild(command, args, readyFrom) {
+  const child = spawn(command, args, { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  running.add(child.pid);
+  let stderr = "";
+  child.stderr.on("data", (c) => (stderr += c));
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const ready = new Promise((resolve, reject) => {
+    readyFrom(child, resolve);
+    exited.then((code) => reject(new Error(`${command} ${args.join(" ")} exited ${code}: ${stderr}`)));
+    setTimeout(() => reject(new Error(`${command} did not start in 60 s: ${stderr}`)), 60_000).unref();
+  });
+  return { child, ready, stop: () => stopGroup(child, exited) };
+}
+
+async function stopGroup(child, exited) {
+  try {
+    process.kill(-child.pid, "SIGTERM");
+  } catch {
+    return;
+  }
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {}
+  }, 3000);
+  await exited;
+  clearTimeout(timer);
+  running.delete(child.pid);
+  // Prism's forked child may outlive its parent for a moment: make sure the group is gone.
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch {}
+}
+
+const firstLine = (child, resolve) => createInterface({ input: child.stdout }).once("line", (line) => resolve(line.trim()));
+
+/** Resident memory (kB) of every process in the group. */
+function groupRssKb(pgid) {
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      // Fields after the ")" of the command name: state ppid pgrp ...
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[2]) !== pgid) continue;
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${entry}/status`, "utf8"));
+      if (m) total += Number(m[1]);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return total;
+}
+
+function load(url, requests, seconds) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections: CONNECTIONS, duration: seconds, headers: HEADERS, requests }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
+  });
+}
+
+/**
+ * The machine may be shared, and its load drifts: the servers take turns in ROUNDS short runs
+ * (round-robin), so a busy moment does not fall on one server only. All three stay up meanwhile;
+ * an idle server costs nothing.
+ */
+async function measureAll(targets) {
+  for (const t of targets) {
+    t.url = await t.server.ready;
+    t.requests = await t.requestsFor(t.url);
+    await load(t.url, t.requests, WARMUP_SECONDS);
+    t.runs = [];
+    t.peakKb = groupRssKb(t.server.child.pid);
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const t of targets) {
+      const sampler = setInterval(() => (t.peakKb = Math.max(t.peakKb, groupRssKb(t.server.child.pid))), 250);
+      t.runs.push(await load(t.url, t.requests, SECONDS / ROUNDS));
+      clearInterval(sampler);
+    }
+  }
+  await Promise.all(targets.map((t) => t.server.stop()));
+  return targets.map((t) => {
+    const total = t.runs.reduce((sum, r) => sum + r.requests.total, 0);
+    const p99s = t.runs.map((r) => r.latency.p99).sort((a, b) => a - b);
+    return {
+      name: t.name,
+      rps: total / SECONDS,
+      // The median of the rounds' p99.
+      p99: p99s[Math.floor(p99s.length / 2)],
+      rssMb: t.peakKb / 1024,
+      non2xx: t.runs.reduce((sum, r) => sum + r.non2xx + r.errors + r.timeouts, 0),
+      total,
+    };
+  });
+}
+
+async function main() {
+  // 1. The simulator, compiled (npm run bench runs tsc first), 10,000 deployments.
+  const simulator = startChild(process.execPath, ["dist/simulator/cli.js", "--port", "0", "--quiet", "--seed-deployments", String(SEED)], firstLine);
+  // 2. Prism, silent (it answers any valid id with the example).
+  const prismPort = await freePort();
+  const prism = startChild(
+    `${ROOT}node_modules/.bin/prism`,
+    ["mock", "generated/openapi.yaml", "--errors=false", "-v", "silent", "-h", "127.0.0.1", "-p", String(prismPort)],
+    (child, resolve) => {
+      const poll = async () => {
+        try {
+          await fetch(`http://127.0.0.1:${prismPort}/v2/auth/providers`, { headers: HEADERS });
+          resolve(`http://127.0.0.1:${prismPort}`);
+        } catch {
+          setTimeout(poll, 200);
+        }
+      };
+      poll();
+    },
+  );
+  // 3. A bare node:http server with a fixed JSON answer.
+  const bare = startChild(process.execPath, ["-e", BARE_SERVER], firstLine);
+
+  const anyId = "3f0c6a4e-8d2b-4c71-9a5e-2b7d1e6f4a90";
+  const results = await measureAll([
+    {
+      name: `simulator (${SEED.toLocaleString("en")} deployments)`,
+      server: simulator,
+      requestsFor: async (url) => {
+        const get = (p) => fetch(url + p, { headers: HEADERS }).then((r) => r.json());
+        // The mix walks a spread of real ids, so gets are not served from one hot entry.
+        const page = await get("/v2/deployments?limit=100&offset=4000");
+        return page.resources.slice(0, 30).flatMap((d) => [
+          { method: "GET", path: `/v2/deployments/${d.id}` },
+          { method: "GET", path: "/v2/deployments?limit=20" },
+          { method: "GET", path: `/v2/deployments/${d.id}/revisions/${d.latest_revision_id}` },
+        ]);
+      },
+    },
+    {
+      name: "Prism mock (silent)",
+      server: prism,
+      requestsFor: async () => [
+        { method: "GET", path: `/v2/deployments/${anyId}` },
+        { method: "GET", path: "/v2/deployments?limit=20" },
+        { method: "GET", path: `/v2/deployments/${anyId}/revisions/${anyId}` },
+      ],
+    },
+    {
+      name: `bare node:http (fixed ${Buffer.byteLength(FIXED_JSON)}-byte JSON)`,
+      server: bare,
+      requestsFor: async () => [
+        { method: "GET", path: "/a" },
+        { method: "GET", path: "/b" },
+        { method: "GET", path: "/c" },
+      ],
+    },
+  ]);
+
+  const [sim, prismResult, bareResult] = results;
+  const fmt = (n, d = 0) => n.toLocaleString("en", { maximumFractionDigits: d, minimumFractionDigits: d });
+  const lines = [
+    `Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per server in ${ROUNDS} round-robin rounds after a ${WARMUP_SECONDS} s warm-up; mix: get deployment, list deployments (limit 20), get revision. p99: median of the rounds; RSS: peak of the server's process group.`,
+    "",
+    "| server | req/s | p99 latency | peak RSS | non-2xx/errors |",
+    "|---|---:|---:|---:|---:|",
+    ...results.map((r) => `| ${r.name} | ${fmt(r.rps)} | ${r.p99} ms | ${fmt(r.rssMb, 1)} MB | ${r.non2xx} of ${fmt(r.total)} |`),
+    "",
+    "| goal | measured | met |",
+    "|---|---:|:-:|",
+    `| simulator >= 10x Prism | ${fmt(sim.rps / prismResult.rps, 1)}x | ${sim.rps >= 10 * prismResult.rps ? "yes" : "no"} |`,
+    `| simulator >= 40% of bare node:http | ${fmt((100 * sim.rps) / bareResult.rps, 0)}% | ${sim.rps >= 0.4 * bareResult.rps ? "yes" : "no"} |`,
+    `| simulator p99 < 10 ms | ${sim.p99} ms | ${sim.p99 < 10 ? "yes" : "no"} |`,
+    `| simulator RSS < 150 MB | ${fmt(sim.rssMb, 1)} MB | ${sim.rssMb < 150 ? "yes" : "no"} |`,
+  ];
+  console.log(lines.join("\n"));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,47 @@
+// deployRevision: patch a deployment and wait for the revision the patch created, the usual CI/CD step.
+import type { DeploymentsClient } from "./client.js";
+import { unwrap } from "./errors.js";
+import type { Deployment, DeploymentPatch, Revision } from "./types.js";
+import { type WaitForRevisionOptions, waitForRevision } from "./wait-for-revision.js";
+
+/** The patch was applied but created no revision, so there is nothing to wait for. */
+export class NoRevisionCreatedError extends Error {
+  override readonly name = "NoRevisionCreatedError";
+  constructor(readonly deployment: Deployment) {
+    super(
+      `the patch of deployment ${deployment.id} created no revision (latest_revision_id is still ` +
+        `${deployment.latest_revision_id}): a revision needs source_revision_config, secrets, ` +
+        `secret_references or revision_source present and not null; source_config alone changes the deployment in place`,
+    );
+  }
+}
+
+export interface DeployedRevision {
+  /** The deployment as the PATCH returned it. */
+  deployment: Deployment;
+  /** The new revision in its terminal state: check `status === "DEPLOYED"` (or pass `throwOnFailure`). */
+  revision: Revision;
+}
+
+/**
+ * PATCH /v2/deployments/{deploymentId} with the body, then waitForRevision on the response's
+ * `latest_revision_id`. Reads the deployment first so that a patch that created no revision is
+ * reported (NoRevisionCreatedError, after the patch was applied) instead of waiting on an old one.
+ * The PATCH itself is never retried.
+ */
+export async function deployRevision(
+  client: DeploymentsClient,
+  deploymentId: string,
+  patch: DeploymentPatch,
+  options: WaitForRevisionOptions = {},
+): Promise<DeployedRevision> {
+  const params = { path: { deployment_id: deploymentId } };
+  const before = unwrap(await client.GET("/v2/deployments/{deployment_id}", { params, signal: options.signal }));
+  const deployment = unwrap(
+    await client.PATCH("/v2/deployments/{deployment_id}", { params, body: patch, signal: options.signal }),
+  );
+  const revisionId = deployment.latest_revision_id;
+  if (revisionId === null || revisionId === before.latest_revision_id) throw new NoRevisionCreatedError(deployment);
+  const revision = await waitForRevision(client, deploymentId, revisionId, options);
+  return { deployment, revision };
+}

@@ -1,0 +1,39 @@
+// The package's main entry: the typed client and its helpers, the schema type aliases and the
+// runtime constants generated from the document. Nothing here imports node: modules, so it runs in browsers.
+export {
+  createDeploymentsClient,
+  type DeploymentsClient,
+  type DeploymentsClientOptions,
+  type PathWith,
+  type RequestInitFor,
+  type ResultFor,
+} from "./client.js";
+export { DEFAULT_RETRY, parseRetryAfter, type RetryOptions } from "./retry.js";
+export { ApiError, unwrap, type ClientResult } from "./errors.js";
+export {
+  DEFAULT_PAGE_SIZE,
+  paginate,
+  type ItemOf,
+  type PagedPath,
+  type PageOf,
+  type PaginateArgs,
+  type PaginateParams,
+} from "./paginate.js";
+export {
+  DEFAULT_WAIT,
+  isTerminalRevisionStatus,
+  RevisionFailedError,
+  RevisionWaitTimeoutError,
+  waitForRevision,
+  type WaitForRevisionOptions,
+} from "./wait-for-revision.js";
+export { deployRevision, NoRevisionCreatedError, type DeployedRevision } from "./deploy-revision.js";
+export type * from "./types.js";
+export {
+  DEPLOYMENT_STATUSES,
+  DEPLOYMENT_TYPES,
+  REVISION_SOURCES,
+  REVISION_STATUSES,
+  SOURCES,
+  TERMINAL_REVISION_STATUSES,
+} from "../generated/constants.js";

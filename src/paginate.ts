@@ -1,0 +1,74 @@
+// paginate: the items of a paged list, one page fetched at a time as the loop asks for more.
+// Paging rule of the document: the response `offset` is the offset of the next page, and a page
+// with fewer than `limit` resources is the last one.
+import type { paths } from "../generated/schema.js";
+import type { DeploymentsClient } from "./client.js";
+import { unwrap } from "./errors.js";
+
+/** The list operations that return `{ resources, offset }` pages. */
+export type PagedPath = "/v2/deployments" | "/v2/deployments/{deployment_id}/revisions" | "/v2/listeners";
+
+type ListOperation<P extends PagedPath> = paths[P]["get"];
+
+/** One page of the list at P, such as DeploymentPage. */
+export type PageOf<P extends PagedPath> = ListOperation<P>["responses"][200]["content"]["application/json"];
+
+/** The item type of the list at P, such as Deployment. */
+export type ItemOf<P extends PagedPath> = PageOf<P>["resources"][number];
+
+/** The list's own parameters (query filters, and the path ids where the path has them), plus a signal that stops the walk. */
+export type PaginateParams<P extends PagedPath> = {
+  query?: ListOperation<P>["parameters"]["query"];
+  signal?: AbortSignal;
+} & (ListOperation<P>["parameters"] extends { path: infer PathParams } ? { path: PathParams } : {});
+
+/** params may be left out where the list has no required parameter. */
+export type PaginateArgs<P extends PagedPath> = {} extends PaginateParams<P>
+  ? [params?: PaginateParams<P>]
+  : [params: PaginateParams<P>];
+
+/** The page size sent when the caller gives no `limit`: the document's maximum, for the fewest requests. */
+export const DEFAULT_PAGE_SIZE = 100;
+
+// openapi-fetch's GET is generic over every path; this walk is generic over three of them, which
+// TypeScript cannot relate to one another. The types are checked at the paginate() signature instead.
+type UntypedGet = (
+  path: string,
+  init: { params: { query: Record<string, unknown>; path?: Record<string, unknown> }; signal?: AbortSignal },
+) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+
+/**
+ * Every item of a paged list, newest first, fetching the next page only when the loop reaches it.
+ * `for await (const d of paginate(client, "/v2/deployments", { query: { status: "READY" } })) …`
+ * Throws ApiError on an error response and the signal's reason when it is aborted.
+ */
+export async function* paginate<P extends PagedPath>(
+  client: DeploymentsClient,
+  path: P,
+  ...args: PaginateArgs<P>
+): AsyncGenerator<ItemOf<P>, void, undefined> {
+  const { query = {}, path: pathParams, signal } = (args[0] ?? {}) as {
+    query?: { limit?: number; offset?: number };
+    path?: Record<string, unknown>;
+    signal?: AbortSignal;
+  };
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  let offset = query.offset ?? 0;
+  const get = client.GET as unknown as UntypedGet;
+  for (;;) {
+    signal?.throwIfAborted();
+    const init = { params: { query: { ...query, limit, offset }, path: pathParams }, signal };
+    const page = unwrap(await get(path, init)) as { resources: ItemOf<P>[]; offset: number };
+    const count = page.resources.length;
+    for (const item of page.resources) {
+      signal?.throwIfAborted();
+      yield item;
+    }
+    if (count === 0 || count < limit) return;
+    // A server that does not move the offset forward would make this loop forever.
+    if (!(page.offset > offset)) {
+      throw new Error(`paginate ${path}: the response offset ${page.offset} does not advance past ${offset}`);
+    }
+    offset = page.offset;
+  }
+}

@@ -1,0 +1,360 @@
+// Deterministic seed data: the same ids, names and timestamps on every start, so tests, docs and
+// the contract suite can name them. Only the moment in-progress revisions entered their state is
+// taken from the clock, so they go on advancing after a start.
+import { createHash } from "node:crypto";
+import type {
+  AgentConnection,
+  Deployment,
+  DeploymentRecord,
+  DeploymentStatus,
+  DeploymentType,
+  Listener,
+  OAuthProvider,
+  Repository,
+  RevisionRecord,
+  RevisionStatus,
+  State,
+} from "./model.js";
+
+/** A stable UUID (version 5 layout) derived from a name. */
+export function seedUuid(name: string): string {
+  const h = createHash("sha1").update(`dms-simulator:${name}`).digest("hex");
+  const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
+  // join() makes one flat string; a template literal would keep a tree of pieces alive (with
+  // 10,000 deployments that tree was a third of the heap).
+  return [h.slice(0, 8), h.slice(8, 12), `5${h.slice(13, 16)}`, `${variant}${h.slice(17, 20)}`, h.slice(20, 32)].join("-");
+}
+
+export function fakeCommitSha(seed: string): string {
+  return createHash("sha1").update(`commit:${seed}`).digest("hex");
+}
+
+const SEED_EPOCH_MS = Date.parse("2026-01-05T09:00:00.000Z");
+const DEPLOYMENT_SPACING_MS = 10 * 60_000;
+const REVISION_SPACING_MS = 60_000;
+
+export const DEFAULT_SEED_DEPLOYMENTS = 30;
+
+const TENANT_MAIN = seedUuid("tenant:main");
+const TENANT_OTHER = seedUuid("tenant:other");
+const SCM_INTEGRATION = seedUuid("integration:scm");
+const FORGE_INTEGRATION = seedUuid("integration:forge");
+const TAG_VALUES = ["team:platform", "team:support", "env:staging", "env:production"].map((t) => seedUuid(`tag:${t}`));
+const LISTENER_NAMES = ["prod-cluster", "staging-cluster", "dev-cluster"];
+const AGENTS = { "support-agent": 2, "billing-agent": 1, "research-agent": 0 } as const;
+
+const NAMES = [
+  "support",
+  "billing",
+  "research",
+  "triage",
+  "search",
+  "onboarding",
+  "sales",
+  "docs",
+  "translation",
+  "summary",
+  "scheduling",
+  "review",
+];
+
+// The rank is the position in the default list (0 = newest). These cycles give every source,
+// deployment state and revision state; rank 0 is an scm_host deployment that is READY and DEPLOYED.
+const SOURCES = ["scm_host", "internal_docker", "internal_source", "external_docker"] as const;
+const DEPLOYMENT_STATUS_CYCLE: DeploymentStatus[] = [
+  "READY",
+  "READY",
+  "AWAITING_DATABASE",
+  "READY",
+  "UNUSED",
+  "READY",
+  "AWAITING_DELETE",
+  "READY",
+  "UNKNOWN",
+  "READY",
+];
+const LATEST_REVISION_CYCLE: RevisionStatus[] = [
+  "DEPLOYED",
+  "BUILDING",
+  "DEPLOY_FAILED",
+  "QUEUED",
+  "DEPLOYED",
+  "CREATE_FAILED",
+  "AWAITING_BUILD",
+  "DEPLOYED",
+  "BUILD_FAILED",
+  "AWAITING_DEPLOY",
+  "SKIPPED",
+  "CREATING",
+  "UNKNOWN",
+  "DEPLOYING",
+];
+// A deployment waiting for its database has a revision on its way.
+const AWAITING_DATABASE_CYCLE: RevisionStatus[] = ["CREATING", "QUEUED", "BUILDING", "DEPLOYING"];
+const OLDER_REVISION_CYCLE: RevisionStatus[] = ["DEPLOYED", "INTERRUPTED", "DEPLOYED", "BUILD_FAILED", "SKIPPED"];
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function repositories(integrationId: string, owner: string, host: string, names: string[]): Repository[] {
+  return names.map((name, i) => ({
+    host_integration_id: integrationId,
+    id: 1000 + i + (host === "forge.example.com" ? 500 : 0),
+    name,
+    owner,
+    url: `https://${host}/${owner}/${name}`,
+    default_branch: i === 2 ? "develop" : "main",
+  }));
+}
+
+const SCM_REPOS = repositories(SCM_INTEGRATION, "acme", "scm.example.com", ["support-agent", "billing-agent", "research-agent", "triage-agent"]);
+const FORGE_REPOS = repositories(FORGE_INTEGRATION, "acme-labs", "forge.example.com", ["search-agent", "docs-agent", "sales-agent"]);
+
+/** Well-known ids of the seed, for tests, docs and the contract suite. */
+export const SEED_IDS = {
+  /** The newest deployment: first in the default list, scm_host, READY, its latest revision DEPLOYED. */
+  deployment_id: seedUuid("deployment:0"),
+  revision_id: seedUuid("deployment:0:revision:0"),
+  /** A deployment of the other tenant (invisible with X-Tenant-Id: tenant_id). */
+  other_tenant_deployment_id: seedUuid("deployment:3"),
+  listener_id: seedUuid(`listener:${LISTENER_NAMES[0]}`),
+  provider_id: "github",
+  pkce_provider_id: "google",
+  agent_id: "support-agent",
+  agent_without_connections_id: "research-agent",
+  scm_integration_id: SCM_INTEGRATION,
+  forge_integration_id: FORGE_INTEGRATION,
+  tenant_id: TENANT_MAIN,
+  other_tenant_id: TENANT_OTHER,
+  tag_value_ids: TAG_VALUES,
+} as const;
+
+export function seedState(deploymentCount: number = DEFAULT_SEED_DEPLOYMENTS, nowMs: number = Date.now()): State {
+  const listeners = seedListeners();
+  const deployments: DeploymentRecord[] = [];
+  // Seeded deployments share their identical nested objects (configs, secrets, tags): 10,000 of
+  // them stay small. Safe because the store replaces these objects on change, never edits them.
+  const memo = new Map<string, unknown>();
+  const share: Share = (key, make) => {
+    let value = memo.get(key);
+    if (value === undefined) memo.set(key, (value = make()));
+    return value as ReturnType<typeof make>;
+  };
+  let lastCreated = 0;
+  // Created oldest first; rank counts from the newest.
+  for (let i = 0; i < deploymentCount; i++) {
+    const rank = deploymentCount - 1 - i;
+    const record = seedDeployment(rank, SEED_EPOCH_MS + i * DEPLOYMENT_SPACING_MS, listeners, nowMs, share);
+    deployments.push(record);
+    const lastRevision = record.revisions.at(-1);
+    lastCreated = Math.max(lastCreated, Date.parse(record.deployment.created_at), lastRevision ? Date.parse(lastRevision.revision.created_at) : 0);
+  }
+  return {
+    format: "dms-simulator-state",
+    version: 1,
+    clock_offset_ms: 0,
+    last_created_ms: lastCreated,
+    deployments,
+    listeners,
+    providers: seedProviders(),
+    connections: seedConnections(),
+    repositories: { scm: { [SCM_INTEGRATION]: SCM_REPOS }, forge: { [FORGE_INTEGRATION]: FORGE_REPOS } },
+  };
+}
+
+type Share = <T>(key: string, make: () => T) => T;
+
+function seedDeployment(rank: number, createdMs: number, listeners: Listener[], nowMs: number, share: Share): DeploymentRecord {
+  const source = SOURCES[rank % SOURCES.length]!;
+  const status = DEPLOYMENT_STATUS_CYCLE[rank % DEPLOYMENT_STATUS_CYCLE.length]!;
+  const base = NAMES[rank % NAMES.length]!;
+  const name = rank < NAMES.length ? `${base}-agent` : [base, "agent", rank].join("-");
+  const id = seedUuid(`deployment:${rank}`);
+  const useForge = rank % 8 === 4;
+  const repo = useForge ? FORGE_REPOS[rank % FORGE_REPOS.length]! : SCM_REPOS[rank % SCM_REPOS.length]!;
+  const listener = listeners[rank % listeners.length]!;
+  const imageVersion = source === "scm_host" ? null : share(`image_version:${rank % 15}`, () => `1.${rank % 5}.${rank % 3}`);
+
+  const sourceConfig: Deployment["source_config"] = share(`source_config:${source}:${base}:${repo.url}:${rank % 30}:${listener.id}`, () =>
+    source === "scm_host"
+      ? {
+          integration_id: repo.host_integration_id,
+          repo_url: repo.url,
+          build_on_push: rank % 2 === 0,
+          custom_url: rank % 5 === 0 ? `https://${base}.agents.example.com` : null,
+          resource_spec: rank % 3 === 0 ? { min_scale: 1, max_scale: 3, cpu: 1, memory_mb: 1024 } : null,
+          install_command: null,
+          build_command: null,
+        }
+      : source === "external_docker"
+        ? {
+            listener_id: listener.id,
+            listener_config: { k8s_namespace: listener.compute_config?.k8s_namespaces?.[0] ?? "default" },
+            resource_spec: { min_scale: 1, max_scale: 2, cpu: 0.5, memory_mb: 512 },
+          }
+        : { custom_url: null, resource_spec: null },
+  );
+
+  const revisionConfig = (n: number): Deployment["source_revision_config"] =>
+    share(`source_revision_config:${source}:${base}:${repo.url}:${n}`, () => {
+      switch (source) {
+        case "scm_host":
+          return { repo_ref: repo.default_branch, graph_config_path: "agent.json", repo_commit_sha: fakeCommitSha(`${repo.url}:${n}`) };
+        case "internal_source":
+          return { source_tarball_path: `uploads/${base}/source-${n}.tar.gz`, graph_config_path: "agent.json" };
+        default:
+          return { image_uri: `registry.example.com/${base}-agent:1.${n}.0` };
+      }
+    });
+
+  const revisionCount = 1 + (rank % 3);
+  const latestStatus =
+    status === "AWAITING_DATABASE"
+      ? AWAITING_DATABASE_CYCLE[Math.floor(rank / 10) % AWAITING_DATABASE_CYCLE.length]!
+      : LATEST_REVISION_CYCLE[rank % LATEST_REVISION_CYCLE.length]!;
+  const revisions: RevisionRecord[] = [];
+  for (let n = 0; n < revisionCount; n++) {
+    const isLatest = n === revisionCount - 1;
+    const revStatus = isLatest ? latestStatus : OLDER_REVISION_CYCLE[(rank + n) % OLDER_REVISION_CYCLE.length]!;
+    const revCreated = createdMs + (n + 1) * REVISION_SPACING_MS;
+    const inProgress = !["DEPLOYED", "CREATE_FAILED", "BUILD_FAILED", "DEPLOY_FAILED", "SKIPPED", "INTERRUPTED", "UNKNOWN"].includes(revStatus);
+    const updatedMs = inProgress ? Math.max(nowMs, revCreated) : revCreated + 5 * REVISION_SPACING_MS / 10;
+    revisions.push({
+      revision: {
+        // The latest revision has the "revision:0" id, so SEED_IDS.revision_id names the newest one.
+        id: seedUuid(`deployment:${rank}:revision:${revisionCount - 1 - n}`),
+        created_at: iso(revCreated),
+        updated_at: iso(updatedMs),
+        status: revStatus,
+        source,
+        source_revision_config: revisionConfig(n),
+      },
+      remote_reconciled: source === "external_docker",
+      step_at_ms: updatedMs,
+      fail_with: null,
+    });
+  }
+  const latest = revisions.at(-1)!;
+  const active = [...revisions].reverse().find((r) => r.revision.status === "DEPLOYED");
+  const secrets = share(`secrets:${rank % 4 === 1 ? "" : base}`, () =>
+    rank % 4 === 1 ? [] : [{ name: "OPENAI_API_KEY", value: `sk-seed-${base}` }],
+  );
+  const deployment: Deployment = {
+    id,
+    tenant_id: rank % 7 === 3 ? TENANT_OTHER : TENANT_MAIN,
+    name,
+    source,
+    source_config: sourceConfig,
+    source_revision_config: latest.revision.source_revision_config,
+    secrets,
+    secret_references:
+      source === "external_docker"
+        ? share(`secret_references:${base}`, () => [{ name: "DATABASE_URL", secret_name: `${base}-db`, secret_key: "url" }])
+        : null,
+    image_version: imageVersion,
+    status,
+    latest_revision_id: latest.revision.id,
+    active_revision_id: active?.revision.id ?? null,
+    created_at: iso(createdMs),
+    updated_at: latest.revision.updated_at,
+  };
+  const tags = share(`tags:${rank % 5 === 0 ? "pair" : rank % TAG_VALUES.length}`, () =>
+    rank % 5 === 0 ? [TAG_VALUES[0]!, TAG_VALUES[2]!] : [TAG_VALUES[rank % TAG_VALUES.length]!],
+  );
+  return {
+    deployment,
+    deployment_type: (["prod", "dev", "dev_free"] as DeploymentType[])[rank % 3]!,
+    remote_reconciled: source === "external_docker",
+    tag_value_ids: tags,
+    revisions,
+    fail_next: null,
+  };
+}
+
+function seedListeners(): Listener[] {
+  return LISTENER_NAMES.map((cluster, i) => ({
+    id: seedUuid(`listener:${cluster}`),
+    compute_type: "k8s",
+    compute_id: cluster,
+    compute_config: { k8s_namespaces: i === 0 ? ["agents", "agents-canary"] : [cluster.replace("-cluster", "")] },
+    version: `0.${9 + i}.${i}`,
+    created_at: iso(SEED_EPOCH_MS - (3 - i) * 86_400_000),
+    updated_at: iso(SEED_EPOCH_MS - (3 - i) * 86_400_000 + 3_600_000),
+  }));
+}
+
+function seedProviders(): OAuthProvider[] {
+  const organization = seedUuid("organization:main");
+  const at = iso(SEED_EPOCH_MS - 30 * 86_400_000);
+  return [
+    {
+      id: seedUuid("provider:github"),
+      organization_id: organization,
+      provider_id: "github",
+      name: "GitHub",
+      client_id: "Iv1.seed0github",
+      auth_url: "https://github.com/login/oauth/authorize",
+      token_url: "https://github.com/login/oauth/access_token",
+      uses_pkce: false,
+      code_challenge_method: null,
+      provider_type: "github",
+      mcp_server_url: null,
+      token_endpoint_auth_method: "client_secret_post",
+      is_dynamic_client: false,
+      created_at: at,
+      updated_at: at,
+    },
+    {
+      id: seedUuid("provider:google"),
+      organization_id: organization,
+      provider_id: "google",
+      name: "Google",
+      client_id: "seed-google.apps.example.com",
+      auth_url: "https://accounts.google.com/o/oauth2/v2/auth",
+      token_url: "https://oauth2.googleapis.com/token",
+      uses_pkce: true,
+      code_challenge_method: "S256",
+      provider_type: "google",
+      mcp_server_url: null,
+      token_endpoint_auth_method: "client_secret_post",
+      is_dynamic_client: false,
+      created_at: at,
+      updated_at: at,
+    },
+    {
+      id: seedUuid("provider:linear-mcp"),
+      organization_id: organization,
+      provider_id: "linear-mcp",
+      name: "Linear (MCP)",
+      client_id: "dyn-seed-linear",
+      auth_url: "https://mcp.linear.example.com/authorize",
+      token_url: "https://mcp.linear.example.com/token",
+      uses_pkce: true,
+      code_challenge_method: "S256",
+      provider_type: null,
+      mcp_server_url: "https://mcp.linear.example.com/sse",
+      token_endpoint_auth_method: "none",
+      is_dynamic_client: true,
+      created_at: at,
+      updated_at: at,
+    },
+  ];
+}
+
+function seedConnections(): Record<string, AgentConnection[]> {
+  const out: Record<string, AgentConnection[]> = {};
+  const providers = ["github", "google"];
+  for (const [agent, count] of Object.entries(AGENTS)) {
+    out[agent] = Array.from({ length: count }, (_, i) => ({
+      id: seedUuid(`connection:${agent}:${i}`),
+      agent_id: agent,
+      oauth_token_id: seedUuid(`token:${agent}:${i}`),
+      provider_id: providers[i % providers.length]!,
+      provider_account_label: `${agent.replace("-agent", "")}-bot@example.com`,
+      scopes: i % 2 === 0 ? ["repo", "read:org"] : ["openid", "email"],
+      expires_at: iso(SEED_EPOCH_MS + 365 * 86_400_000),
+      created_by: "seed",
+      created_at: iso(SEED_EPOCH_MS - 7 * 86_400_000 + i * 60_000),
+    }));
+  }
+  return out;
+}

@@ -1,0 +1,198 @@
+// createDeploymentsClient over real HTTP (a local node:http server): authentication headers, the
+// document's query encoding, and retries of GET but never of PATCH.
+import { afterEach, describe, expect, it } from "vitest";
+import { ApiError, createDeploymentsClient, parseRetryAfter, unwrap } from "../../src/index.js";
+import { deref, operations } from "../support/document.js";
+import { type Handler, type LocalServer, sendJson, startLocalServer } from "./local-server.js";
+
+const servers: LocalServer[] = [];
+async function serve(handler: Handler) {
+  const server = await startLocalServer(handler);
+  servers.push(server);
+  return server;
+}
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+const DEPLOYMENT_ID = "7f1c2d4e-0000-4000-8000-000000000001";
+const page = { resources: [], offset: 0 };
+
+describe("headers", () => {
+  it("sends X-Api-Key, X-Tenant-Id and extra headers on every request", async () => {
+    const server = await serve((_req, res) => sendJson(res, 200, page));
+    const client = createDeploymentsClient({
+      baseUrl: server.baseUrl,
+      apiKey: "key-1",
+      tenantId: "tenant-1",
+      headers: { "X-Trace": "t" },
+    });
+    unwrap(await client.GET("/v2/listeners"));
+    unwrap(await client.PATCH("/v2/listeners/{listener_id}", { params: { path: { listener_id: DEPLOYMENT_ID } }, body: { version: "2" } }));
+    expect(server.requests).toHaveLength(2);
+    for (const seen of server.requests) {
+      expect(seen.headers["x-api-key"]).toBe("key-1");
+      expect(seen.headers["x-tenant-id"]).toBe("tenant-1");
+      expect(seen.headers["x-trace"]).toBe("t");
+    }
+    expect(server.requests[1]?.method).toBe("PATCH");
+    expect(JSON.parse(server.requests[1]!.body)).toEqual({ version: "2" });
+    expect(server.requests[1]?.headers["content-type"]).toBe("application/json");
+  });
+
+  it("sends no X-Tenant-Id without a tenantId", async () => {
+    const server = await serve((_req, res) => sendJson(res, 200, page));
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "key-2" });
+    await client.GET("/v2/deployments");
+    expect(server.requests[0]?.headers["x-api-key"]).toBe("key-2");
+    expect(server.requests[0]?.headers).not.toHaveProperty("x-tenant-id");
+  });
+});
+
+// Every array query parameter of the document, with the style it declares.
+const arrayQueryParameters = operations().flatMap(({ path, method, op, pathItem }) =>
+  [...(pathItem.parameters ?? []), ...(op.parameters ?? [])]
+    .map((p: unknown) => deref(p))
+    .filter((p: any) => p.in === "query" && deref(p.schema)?.type === "array")
+    .map((p: any) => ({ path, method, name: p.name as string, style: p.style, explode: p.explode, items: deref(deref(p.schema).items) })),
+);
+
+describe("query encoding", () => {
+  it("the document has the comma-separated array parameters the brief names", () => {
+    expect(arrayQueryParameters.map((p) => p.name).sort()).toEqual(["deployment_ids", "status", "tag_value_ids"]);
+  });
+
+  for (const p of arrayQueryParameters) {
+    it(`${p.method.toUpperCase()} ${p.path} sends ${p.name} as one comma-separated value (style ${p.style}, explode ${p.explode})`, async () => {
+      expect(p.style ?? "form").toBe("form");
+      expect(p.explode).toBe(false);
+      const server = await serve((_req, res) => sendJson(res, 200, page));
+      const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k" });
+      const values: string[] = p.items.enum ? p.items.enum.slice(0, 2) : [DEPLOYMENT_ID, "7f1c2d4e-0000-4000-8000-000000000002"];
+      const pathParams = { deployment_id: DEPLOYMENT_ID };
+      // The paths come from the document at run time, so the call is untyped here; the type tests cover typing.
+      const get = client.GET as unknown as (path: string, init: object) => Promise<unknown>;
+      await get(p.path, { params: { path: pathParams, query: { [p.name]: values } } });
+      const seen = server.requests[0]!.url;
+      expect(seen.searchParams.getAll(p.name)).toEqual([values.join(",")]);
+      expect(seen.search).toContain(`${p.name}=${values.join(",")}`);
+    });
+  }
+
+  it("sends scalar filters as plain query parameters", async () => {
+    const server = await serve((_req, res) => sendJson(res, 200, page));
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k" });
+    await client.GET("/v2/deployments", {
+      params: { query: { status: "READY", limit: 5, remote_reconciled: false, name_contains: "a b" } },
+    });
+    const query = server.requests[0]!.url.searchParams;
+    expect(Object.fromEntries(query)).toEqual({ status: "READY", limit: "5", remote_reconciled: "false", name_contains: "a b" });
+  });
+});
+
+describe("retries", () => {
+  /** Answers the first `failures` requests with `status` (and headers), then 200. */
+  function flaky(failures: number, status: number, headers: Record<string, string> = {}): Handler {
+    let seen = 0;
+    return (_req, res) => {
+      seen += 1;
+      if (seen <= failures) sendJson(res, status, { title: "busy", status }, headers);
+      else sendJson(res, 200, page);
+    };
+  }
+
+  it("retries a GET answered 429 after the Retry-After seconds, then returns the 200", async () => {
+    const server = await serve(flaky(1, 429, { "Retry-After": "1" }));
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k" });
+    const started = Date.now();
+    const data = unwrap(await client.GET("/v2/listeners"));
+    expect(data).toEqual(page);
+    expect(server.requests).toHaveLength(2);
+    // Honoured Retry-After: 1 (with a little slack for timer granularity).
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    // Both attempts carried the authentication header set by the middleware.
+    expect(server.requests.map((r) => r.headers["x-api-key"])).toEqual(["k", "k"]);
+  });
+
+  it("reads Retry-After as an HTTP date too", async () => {
+    const server = await serve(flaky(1, 503, { "Retry-After": new Date(Date.now() + 1000).toUTCString() }));
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k" });
+    unwrap(await client.GET("/v2/listeners"));
+    expect(server.requests).toHaveLength(2);
+  });
+
+  for (const status of [429, 502, 503, 504]) {
+    it(`retries a GET answered ${status} with backoff when there is no Retry-After`, async () => {
+      const server = await serve(flaky(2, status));
+      const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", retry: { minDelayMs: 5, maxDelayMs: 20 } });
+      unwrap(await client.GET("/v2/deployments"));
+      expect(server.requests).toHaveLength(3);
+    });
+  }
+
+  it("stops after `retries` attempts and returns the last error response", async () => {
+    const server = await serve(flaky(100, 503));
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", retry: { retries: 2, minDelayMs: 1, maxDelayMs: 5 } });
+    const result = await client.GET("/v2/deployments");
+    expect(result.response.status).toBe(503);
+    expect(() => unwrap(result)).toThrow(ApiError);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it("does not retry with retries: 0", async () => {
+    const server = await serve(flaky(1, 429, { "Retry-After": "0" }));
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", retry: { retries: 0 } });
+    const result = await client.GET("/v2/deployments");
+    expect(result.response.status).toBe(429);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("does not wait for a Retry-After longer than maxDelayMs: the 429 comes back at once", async () => {
+    const server = await serve(flaky(1, 429, { "Retry-After": "120" }));
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", retry: { maxDelayMs: 1000 } });
+    const result = await client.GET("/v2/deployments");
+    expect(result.response.status).toBe(429);
+    expect(result.response.headers.get("Retry-After")).toBe("120");
+    expect(server.requests).toHaveLength(1);
+  });
+
+  for (const status of [429, 502, 503, 504]) {
+    it(`never retries a PATCH, even on ${status}`, async () => {
+      const server = await serve(flaky(1, status, { "Retry-After": "0" }));
+      const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", retry: { minDelayMs: 1 } });
+      const result = await client.PATCH("/v2/deployments/{deployment_id}", {
+        params: { path: { deployment_id: DEPLOYMENT_ID } },
+        body: { source_revision_config: { repo_ref: "main" } },
+      });
+      expect(result.response.status).toBe(status);
+      expect(server.requests).toHaveLength(1);
+      expect(server.requests[0]?.method).toBe("PATCH");
+    });
+  }
+
+  it("does not retry other error statuses", async () => {
+    const server = await serve(flaky(1, 500));
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", retry: { minDelayMs: 1 } });
+    expect((await client.GET("/v2/deployments")).response.status).toBe(500);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("an abort during the backoff rejects with the signal's reason and sends nothing more", async () => {
+    const server = await serve(flaky(100, 503, { "Retry-After": "5" }));
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k" });
+    const controller = new AbortController();
+    const reason = new Error("stop now");
+    setTimeout(() => controller.abort(reason), 200);
+    await expect(client.GET("/v2/deployments", { signal: controller.signal })).rejects.toBe(reason);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("parseRetryAfter reads seconds and HTTP dates", () => {
+    const now = Date.parse("2026-01-01T00:00:00Z");
+    expect(parseRetryAfter("3", now)).toBe(3000);
+    expect(parseRetryAfter("Thu, 01 Jan 2026 00:00:10 GMT", now)).toBe(10_000);
+    expect(parseRetryAfter("Wed, 31 Dec 2025 00:00:00 GMT", now)).toBe(0);
+    expect(parseRetryAfter("soon", now)).toBeUndefined();
+    expect(parseRetryAfter(null, now)).toBeUndefined();
+  });
+});

@@ -1,0 +1,61 @@
+// A real node:http server on a random port for client tests: each test gives the handler that answers,
+// and reads back what the client sent.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface SeenRequest {
+  method: string;
+  url: URL;
+  headers: IncomingMessage["headers"];
+  body: string;
+}
+
+export type Handler = (request: SeenRequest, response: ServerResponse) => void | Promise<void>;
+
+export interface LocalServer {
+  baseUrl: string;
+  requests: SeenRequest[];
+  close(): Promise<void>;
+}
+
+export async function startLocalServer(handler: Handler): Promise<LocalServer> {
+  const requests: SeenRequest[] = [];
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const seen: SeenRequest = {
+      method: req.method ?? "",
+      url: new URL(req.url ?? "/", "http://localhost"),
+      headers: req.headers,
+      body: Buffer.concat(chunks).toString("utf8"),
+    };
+    requests.push(seen);
+    try {
+      await handler(seen, res);
+    } catch (error) {
+      res.statusCode = 599;
+      res.end(String(error));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    "Content-Type": status >= 400 ? "application/problem+json" : "application/json",
+    "Content-Length": Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}

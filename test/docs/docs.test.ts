@@ -1,0 +1,150 @@
+// The built docs page (generated/docs/index.html) in a real browser, offline: opened from a file
+// with every request that would leave the page blocked. What a reader must find there is derived
+// from generated/openapi.json: every operation under its tag, the patch deployment body with its
+// nullable fields, the revision rules, the security schemes and the problem+json error format.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { Browser } from "playwright-core";
+import { chromiumAvailable, CHROMIUM_PATH, launchChromium, openOfflinePage, expandTag, showOperation, type OfflinePage } from "../../scripts/docs-browser.mjs";
+import { document, operations, deref, ROOT } from "../support/document.js";
+
+// Redoc 3 renders its "API docs by Redocly" badge with a logo from this CDN, always. The page's
+// Content-Security-Policy refuses it (and the badge is hidden); nothing else may be refused.
+const REDOC_BADGE_LOGO = /^https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(-full)?\.svg$/;
+
+const PATCH_DEPLOYMENT = "patchDeployment";
+
+function operationById(operationId: string) {
+  const found = operations().find((o) => o.operationId === operationId);
+  if (!found) throw new Error(`no operation ${operationId} in generated/openapi.json`);
+  return found;
+}
+
+function isNullable(schema: any): boolean {
+  const s = deref(schema);
+  if (Array.isArray(s.type) && s.type.includes("null")) return true;
+  if (s.type === "null" || (Array.isArray(s.enum) && s.enum.includes(null))) return true;
+  return [...(s.anyOf ?? []), ...(s.oneOf ?? [])].some(isNullable);
+}
+
+// Markdown as a reader sees it: no code ticks, emphasis or list markers, single spaces.
+function asRenderedText(markdown: string): string {
+  return markdown.replace(/`|\*\*/g, "").replace(/^\s*- /gm, "").replace(/\s+/g, " ").trim();
+}
+
+function squeeze(text: string): string {
+  return text.replace(/\s+/g, " ");
+}
+
+if (!chromiumAvailable()) {
+  console.warn(`docs browser test skipped: no chromium at ${CHROMIUM_PATH} (apt-get install chromium, as .ci/run does, or set CHROMIUM_PATH)`);
+}
+
+describe.skipIf(!chromiumAvailable())(`docs page in chromium (${CHROMIUM_PATH}), offline`, () => {
+  let browser: Browser;
+  let docs: OfflinePage;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    docs = await openOfflinePage(browser);
+    // Everything here shows within a second or two; fail fast rather than at the suite timeout.
+    docs.page.setDefaultTimeout(10_000);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  test("lists every operation in the sidebar, under its tag, with its method", async () => {
+    const tags: string[] = document.tags.map((t: any) => t.name);
+    const expected = Object.fromEntries(tags.map((tag) => [tag, [] as string[]]));
+    for (const { method, operationId, op } of operations()) {
+      for (const tag of op.tags) expected[tag]!.push(`${op.summary} ${method.toUpperCase()} ${operationId.toLowerCase()}`);
+    }
+    expect(Object.values(expected).flat()).toHaveLength(12);
+
+    const shown: Record<string, string[]> = {};
+    for (const tag of tags) {
+      const items = await expandTag(docs.page, tag);
+      // The first entry is the tag's own page; the operations follow, linked as #/<tag>/<operationid>.
+      shown[tag] = items.filter((i) => i.method).map((i) => `${i.summary} ${i.method} ${i.href.split("/").pop()}`);
+    }
+    expect(shown).toEqual(expected);
+  });
+
+  test("shows the patch deployment body fields, marking exactly the nullable ones", async () => {
+    const { op } = operationById(PATCH_DEPLOYMENT);
+    const { section, sectionId } = await showOperation(docs.page, op.tags[0], op.summary);
+    const body = deref(deref(op.requestBody).content["application/json"].schema);
+    const fields = Object.entries<any>(body.properties);
+    expect(fields.map(([name]) => name)).toEqual(
+      expect.arrayContaining(["revision_source", "source_config", "source_revision_config", "secrets", "secret_references"]),
+    );
+    expect(fields.some(([, schema]) => isNullable(schema))).toBe(true);
+
+    for (const [name, schema] of fields) {
+      const row = section.locator(`[id="${sectionId}/t=request&path=${name}"]`);
+      expect.soft(await row.count(), `body field ${name}`).toBe(1);
+      // The row's first line: the name, then its type ("string or null", "object", ...).
+      const type = await row.locator(":scope > div").first().locator("em").first().innerText();
+      expect.soft(type.includes("or null"), `${name}: "${type}"`).toBe(isNullable(schema));
+    }
+  });
+
+  test("shows the rules of which change creates a revision", async () => {
+    const { op } = operationById(PATCH_DEPLOYMENT);
+    const { section } = await showOperation(docs.page, op.tags[0], op.summary);
+    const text = squeeze(await section.innerText());
+    const paragraphs = op.description.split(/\n\s*\n|\n(?=- )/).map(asRenderedText).filter(Boolean);
+    expect(paragraphs.length).toBeGreaterThan(2);
+    for (const paragraph of paragraphs) expect.soft(text).toContain(paragraph);
+    expect(text).toMatch(/revision_source present and not null: a new revision is created/);
+  });
+
+  test("shows the security schemes and their headers", async () => {
+    const { op } = operationById(PATCH_DEPLOYMENT);
+    const { section } = await showOperation(docs.page, op.tags[0], op.summary);
+    await section.getByRole("button", { name: "View security details" }).click();
+    const dialog = docs.page.locator('div[tabindex="0"]:has(> [data-component-name="Segmented/Segmented"])');
+    await dialog.getByText("Header parameter name:").first().waitFor();
+    const text = await dialog.innerText();
+    const schemes = Object.entries<any>(document.components.securitySchemes);
+    expect(schemes.map(([, s]) => s.name)).toEqual(expect.arrayContaining(["X-Api-Key", "X-Tenant-Id"]));
+    for (const [key, scheme] of schemes) {
+      expect.soft(text).toContain(key);
+      expect.soft(text).toMatch(new RegExp(`Header parameter name:\\s+${scheme.name}`));
+      expect.soft(squeeze(text)).toContain(squeeze(scheme.description.trim()));
+    }
+    await docs.page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+  });
+
+  test("shows the problem+json error format with its fields", async () => {
+    const { op } = operationById(PATCH_DEPLOYMENT);
+    const { section, sectionId } = await showOperation(docs.page, op.tags[0], op.summary);
+    const invalid = deref(op.responses["422"]);
+    const [mediaType, content] = Object.entries<any>(invalid.content)[0]!;
+    expect(mediaType).toBe("application/problem+json");
+    await section.getByRole("tab", { name: "422", exact: true }).click();
+    const fields = Object.keys(deref(content.schema).properties);
+    const row = (field: string) => section.locator(`[id="${sectionId}/t=response&c=422&path=${field}"]`);
+    await row(fields[0]!).waitFor();
+    for (const field of fields) expect.soft(await row(field).count(), `problem field ${field}`).toBe(1);
+    expect(await section.innerText()).toContain(mediaType);
+  });
+
+  test("made no request that left the page, and threw no errors", () => {
+    expect(docs.outsideRequests).toEqual([]);
+    expect(docs.refusedByPolicy.filter((url) => !REDOC_BADGE_LOGO.test(url))).toEqual([]);
+    expect(docs.pageErrors).toEqual([]);
+  });
+});
+
+// The README shows assets/docs.png; `npm run screenshot` makes it from the page above.
+test("the README's screenshot is a 1280x800 PNG", () => {
+  const png = readFileSync(join(ROOT, "assets", "docs.png"));
+  expect(png.subarray(1, 4).toString("latin1")).toBe("PNG");
+  expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1280, 800]);
+  expect(readFileSync(join(ROOT, "README.md"), "utf8")).toContain("](assets/docs.png)");
+});

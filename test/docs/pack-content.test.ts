@@ -1,0 +1,69 @@
+// What `npm pack` puts in the tarball (the dry run lists it; prepack compiles src/ to dist/ first):
+// the compiled client and simulator, everything under generated/ a user reads or imports, README and
+// LICENSE; none of the sources, tests, scripts or the README's screenshot.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, test } from "vitest";
+import { ROOT } from "../support/document.js";
+
+const run = promisify(execFile);
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+
+interface PackEntry {
+  size: number;
+  unpackedSize: number;
+  entryCount: number;
+  files: { path: string; size: number }[];
+}
+
+const MUST_HAVE = [
+  "package.json",
+  "README.md",
+  "LICENSE",
+  "dist/index.js",
+  "dist/index.d.ts",
+  "dist/simulator/index.js",
+  "dist/simulator/cli.js",
+  "generated/openapi.json",
+  "generated/openapi.yaml",
+  "generated/schema.d.ts",
+  "generated/constants.js",
+  "generated/constants.d.ts",
+  "generated/docs/index.html",
+];
+
+const MUST_NOT_HAVE = ["test/", "scripts/", "openapi/", "src/", "assets/", ".ci/", "readme-parts/", "node_modules/"];
+
+describe("npm pack --dry-run", () => {
+  let packed: PackEntry;
+  let paths: string[];
+
+  beforeAll(async () => {
+    const { stdout } = await run(npm, ["pack", "--dry-run", "--json"], { cwd: ROOT, maxBuffer: 1 << 24 });
+    // The prepack script prints before the JSON array.
+    packed = (JSON.parse(stdout.slice(stdout.indexOf("[\n"))) as PackEntry[])[0]!;
+    paths = packed.files.map((f) => f.path);
+  }, 120_000);
+
+  test("carries the compiled client, generated/ (bundle, types, docs), README and LICENSE", () => {
+    expect(paths).toEqual(expect.arrayContaining(MUST_HAVE));
+  });
+
+  test("leaves out sources, tests, scripts and the README's assets", () => {
+    expect(paths.filter((p) => MUST_NOT_HAVE.some((dir) => p.startsWith(dir)))).toEqual([]);
+    expect(paths.filter((p) => p.endsWith(".tsbuildinfo") || p.endsWith(".stamps.json"))).toEqual([]);
+  });
+
+  test("every export and the bin point at a packed file", async () => {
+    const pkg = JSON.parse(await (await import("node:fs/promises")).readFile(`${ROOT}/package.json`, "utf8"));
+    const targets = new Set<string>();
+    const collect = (value: unknown): void => {
+      if (typeof value === "string") targets.add(value.replace(/^\.\//, ""));
+      else if (value && typeof value === "object") Object.values(value).forEach(collect);
+    };
+    collect(pkg.exports);
+    collect(pkg.bin);
+    expect([...targets].filter((t) => !paths.includes(t))).toEqual([]);
+    console.info(`npm pack: ${packed.size} bytes packed, ${packed.unpackedSize} bytes unpacked, ${packed.entryCount} files`);
+  });
+});

@@ -1,0 +1,265 @@
+// The published package, as a consumer gets it: `npm pack` (prepack compiles src to dist), install the
+// tarball into a temporary project, type-check a TypeScript consumer with NodeNext resolution, and run
+// a JavaScript consumer against a local node:http server.
+import { execFile } from "node:child_process";
+import { lstat, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, posix } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startLocalServer, sendJson, type LocalServer } from "./client/local-server.js";
+import { chromiumAvailable, launchChromium } from "../scripts/docs-browser.mjs";
+import { ROOT } from "./support/document.js";
+
+const run = promisify(execFile);
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+const TSC = join(ROOT, "node_modules/typescript/bin/tsc");
+
+interface PackResult {
+  filename: string;
+  size: number;
+  unpackedSize: number;
+  entryCount: number;
+  files: { path: string; size: number }[];
+}
+
+let work: string;
+let consumer: string;
+let packed: PackResult;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "dms-pack-"));
+  const { stdout } = await run(npm, ["pack", "--json", "--pack-destination", work], { cwd: ROOT, maxBuffer: 1 << 24 });
+  // npm prints the prepack script's output before the JSON.
+  packed = (JSON.parse(stdout.slice(stdout.indexOf("[\n"))) as PackResult[])[0]!;
+  consumer = join(work, "consumer");
+  await mkdir(consumer);
+  await writeFile(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+  const install = ["install", "--no-audit", "--no-fund", "--no-save", join(work, packed.filename)];
+  // The dependencies come from the npm cache; --prefer-offline where the cache lacks something.
+  await run(npm, [...install, "--offline"], { cwd: consumer }).catch(() => run(npm, [...install, "--prefer-offline"], { cwd: consumer }));
+}, 120_000);
+
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe("npm pack", () => {
+  it("packs the compiled client, its types and the generated files, not the sources or tests", () => {
+    const paths = packed.files.map((f) => f.path);
+    for (const file of ["package.json", "dist/index.js", "dist/index.d.ts", "dist/client.js", "generated/schema.d.ts", "generated/constants.js", "generated/constants.d.ts", "generated/openapi.json"]) {
+      expect(paths).toContain(file);
+    }
+    expect(paths.filter((p) => p.startsWith("src/") || p.startsWith("test/") || p.endsWith(".tsbuildinfo"))).toEqual([]);
+    const client = packed.files.filter((f) => f.path.startsWith("dist/") && !f.path.startsWith("dist/simulator/"));
+    const clientBytes = client.reduce((sum, f) => sum + f.size, 0);
+    console.info(
+      `packed ${packed.filename}: ${packed.size} bytes (${packed.unpackedSize} unpacked, ${packed.entryCount} files); ` +
+        `client dist/ without the simulator: ${client.length} files, ${clientBytes} bytes`,
+    );
+  });
+
+  it("the client's module graph (dist/index.js and what it imports) has no node: imports and no dependency but openapi-fetch", async () => {
+    const installed = join(consumer, "node_modules/deployment-management-api");
+    const seen = new Set<string>();
+    const bare = new Set<string>();
+    const queue = ["dist/index.js"];
+    while (queue.length > 0) {
+      const file = queue.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      const source = await readFile(join(installed, file), "utf8");
+      for (const [, specifier] of source.matchAll(/(?:import|export)[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)) {
+        if (!specifier) continue;
+        if (specifier.startsWith(".")) queue.push(posix.normalize(posix.join(posix.dirname(file), specifier)));
+        else bare.add(specifier);
+      }
+    }
+    expect(seen).toContain("generated/constants.js");
+    expect([...bare]).toEqual(["openapi-fetch"]);
+  });
+});
+
+describe("a consumer project", () => {
+  it("type-checks a TypeScript consumer with NodeNext resolution and a browser lib", async () => {
+    await writeFile(
+      join(consumer, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          lib: ["ES2022", "DOM", "DOM.Iterable"],
+          types: [],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+        },
+        files: ["consumer.ts"],
+      }),
+    );
+    await writeFile(
+      join(consumer, "consumer.ts"),
+      `import {
+  ApiError, createDeploymentsClient, paginate, unwrap, waitForRevision, deployRevision,
+  REVISION_STATUSES, TERMINAL_REVISION_STATUSES, DEPLOYMENT_STATUSES, SOURCES,
+  type Deployment, type DeploymentPatch, type Revision, type RevisionStatus,
+} from "deployment-management-api";
+import type { paths } from "deployment-management-api/schema";
+
+const client = createDeploymentsClient({ baseUrl: "http://127.0.0.1:4010", apiKey: "k", tenantId: "t" });
+export async function main(deploymentId: string): Promise<Revision> {
+  const deployment: Deployment = unwrap(await client.GET("/v2/deployments/{deployment_id}", { params: { path: { deployment_id: deploymentId } } }));
+  for await (const d of paginate(client, "/v2/deployments", { query: { status: "READY" } })) console.log(d.name);
+  const patch: DeploymentPatch = { source_revision_config: { repo_ref: "main" } };
+  // @ts-expect-error read-only fields are not part of a patch body
+  await client.PATCH("/v2/deployments/{deployment_id}", { params: { path: { deployment_id: deploymentId } }, body: { status: "READY" } });
+  const { revision } = await deployRevision(client, deploymentId, patch, { onStatus: (s: RevisionStatus) => console.log(s) });
+  const statuses: readonly string[] = [...REVISION_STATUSES, ...TERMINAL_REVISION_STATUSES, ...DEPLOYMENT_STATUSES, ...SOURCES];
+  type ListPath = keyof paths;
+  const p: ListPath = "/v2/listeners";
+  if (deployment.latest_revision_id === null) throw new ApiError(new Response(null, { status: 404 }), statuses.join() + p);
+  return waitForRevision(client, deploymentId, revision.id ?? "", { timeoutMs: 1000 });
+}
+`,
+    );
+    const result = await run(process.execPath, [TSC, "-p", "tsconfig.json"], { cwd: consumer }).then(
+      () => "",
+      (error: { stdout: string; stderr: string }) => `${error.stdout}${error.stderr}`,
+    );
+    expect(result).toBe("");
+  });
+
+  it("type-checks every ts sample of the client's README section against the installed package", async () => {
+    const markdown = await readFile(join(ROOT, "readme-parts/client.md"), "utf8");
+    const samples = [...markdown.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    expect(samples.length).toBeGreaterThanOrEqual(5);
+    const files = samples.map((_, i) => `readme-sample-${i + 1}.ts`);
+    await Promise.all(samples.map((sample, i) => writeFile(join(consumer, files[i]!), sample)));
+    await writeFile(
+      join(consumer, "tsconfig.readme.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          lib: ["ES2022", "DOM", "DOM.Iterable"],
+          // Samples for scripts may use Node globals: this repository's @types/node.
+          typeRoots: [join(ROOT, "node_modules/@types")],
+          types: ["node"],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+        },
+        files,
+      }),
+    );
+    const result = await run(process.execPath, [TSC, "-p", "tsconfig.readme.json"], { cwd: consumer }).then(
+      () => "",
+      (error: { stdout: string; stderr: string }) => `${error.stdout}${error.stderr}`,
+    );
+    expect(result).toBe("");
+  });
+
+  describe("runs a JavaScript consumer", () => {
+    let server: LocalServer;
+    beforeAll(async () => {
+      server = await startLocalServer((req, res) => {
+        if (req.url.pathname === "/v2/deployments") sendJson(res, 200, { resources: [{ id: "d1", name: "one" }], offset: 1 });
+        else sendJson(res, 404, { title: "Not Found", detail: "no such deployment" });
+      });
+    });
+    afterAll(() => server?.close());
+
+    it("imports the client and the constants from the installed package and calls a server", async () => {
+      const script = `import { createDeploymentsClient, paginate, unwrap, ApiError, REVISION_STATUSES, TERMINAL_REVISION_STATUSES } from "deployment-management-api";
+const client = createDeploymentsClient({ baseUrl: process.argv[2], apiKey: "consumer-key", tenantId: "t1" });
+const names = [];
+for await (const d of paginate(client, "/v2/deployments", { query: { tag_value_ids: ["a", "b"] } })) names.push(d.name);
+let status;
+try { unwrap(await client.GET("/v2/deployments/{deployment_id}", { params: { path: { deployment_id: "nope" } } })); }
+catch (error) { status = error instanceof ApiError ? error.status : String(error); }
+console.log(JSON.stringify({ names, status, revisionStatuses: REVISION_STATUSES.length, terminal: TERMINAL_REVISION_STATUSES }));
+`;
+      await writeFile(join(consumer, "consumer.mjs"), script);
+      const { stdout } = await run(process.execPath, ["consumer.mjs", server.baseUrl], { cwd: consumer });
+      expect(JSON.parse(stdout)).toEqual({
+        names: ["one"],
+        status: 404,
+        revisionStatuses: 13,
+        terminal: ["DEPLOYED", "CREATE_FAILED", "BUILD_FAILED", "DEPLOY_FAILED", "SKIPPED", "INTERRUPTED"],
+      });
+      expect(server.requests[0]?.headers["x-api-key"]).toBe("consumer-key");
+      expect(server.requests[0]?.url.searchParams.get("tag_value_ids")).toBe("a,b");
+      // The package was unpacked from the tarball, not linked to this repository.
+      expect((await lstat(join(consumer, "node_modules/deployment-management-api"))).isSymbolicLink()).toBe(false);
+    });
+  });
+
+  describe("runs in a browser", () => {
+    let server: LocalServer;
+    // One origin serves the installed packages as static files and answers the API, so no CORS is involved.
+    const staticFiles: Record<string, string> = {
+      "/pkg/": "node_modules/deployment-management-api/",
+      "/openapi-fetch/": "node_modules/openapi-fetch/",
+    };
+    beforeAll(async () => {
+      server = await startLocalServer(async (req, res) => {
+        const prefix = Object.keys(staticFiles).find((p) => req.url.pathname.startsWith(p));
+        if (prefix) {
+          const file = join(consumer, staticFiles[prefix]!, req.url.pathname.slice(prefix.length));
+          const text = await readFile(file, "utf8").catch(() => undefined);
+          res.writeHead(text === undefined ? 404 : 200, { "Content-Type": "text/javascript" });
+          return void res.end(text ?? "");
+        }
+        if (req.url.pathname === "/") {
+          res.writeHead(200, { "Content-Type": "text/html" });
+          return void res.end(`<!doctype html><script type="importmap">{"imports":{"openapi-fetch":"/openapi-fetch/dist/index.mjs"}}</script>`);
+        }
+        if (req.url.pathname === "/v2/deployments") {
+          const offset = Number(req.url.searchParams.get("offset"));
+          const resources = offset < 4 ? [{ id: `d${offset}`, name: "a" }, { id: `d${offset + 1}`, name: "b" }] : [{ id: "last", name: "c" }];
+          return sendJson(res, 200, { resources, offset: offset + resources.length });
+        }
+        sendJson(res, 404, { title: "Not Found", detail: "no such deployment" });
+      });
+    });
+    afterAll(() => server?.close());
+
+    it.runIf(chromiumAvailable())("the installed client runs in Chromium: headers, comma-separated arrays, paging, ApiError", async () => {
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage();
+        const pageErrors: string[] = [];
+        page.on("pageerror", (error) => pageErrors.push(String(error)));
+        await page.goto(`${server.baseUrl}/`);
+        // Sent as source text: vitest would rewrite a dynamic import() inside a function it compiled.
+        const result = await page.evaluate(`(async () => {
+          const api = await import("/pkg/dist/index.js");
+          const client = api.createDeploymentsClient({ baseUrl: location.origin, apiKey: "browser-key", tenantId: "t" });
+          const ids = [];
+          for await (const d of api.paginate(client, "/v2/deployments", { query: { limit: 2, tag_value_ids: ["x", "y"] } })) ids.push(d.id);
+          let error;
+          try {
+            api.unwrap(await client.GET("/v2/deployments/{deployment_id}", { params: { path: { deployment_id: "nope" } } }));
+          } catch (e) {
+            error = { name: e.name, status: e.status, path: e.path };
+          }
+          return { ids, error, terminal: api.TERMINAL_REVISION_STATUSES.length };
+        })()`);
+        expect(pageErrors).toEqual([]);
+        expect(result).toEqual({
+          ids: ["d0", "d1", "d2", "d3", "last"],
+          error: { name: "ApiError", status: 404, path: "/v2/deployments/nope" },
+          terminal: 6,
+        });
+        const apiRequests = server.requests.filter((r) => r.url.pathname.startsWith("/v2/"));
+        expect(apiRequests).toHaveLength(4);
+        for (const r of apiRequests) expect(r.headers["x-api-key"]).toBe("browser-key");
+        expect(apiRequests[0]?.url.searchParams.get("tag_value_ids")).toBe("x,y");
+      } finally {
+        await browser.close();
+      }
+    });
+  });
+});
