@@ -1,4 +1,4 @@
-// The published package, as a consumer gets it: `npm pack` (prepack compiles src to dist), install the
+// The published package, as a consumer gets it: `npm pack` (of the dist/ that test/global-setup.ts compiled), install the
 // tarball into a temporary project, type-check a TypeScript consumer with NodeNext resolution, and run
 // a JavaScript consumer against a local node:http server.
 import { execFile } from "node:child_process";
@@ -29,8 +29,8 @@ let packed: PackResult;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "dms-pack-"));
-  const { stdout } = await run(npm, ["pack", "--json", "--pack-destination", work], { cwd: ROOT, maxBuffer: 1 << 24 });
-  // npm prints the prepack script's output before the JSON.
+  const { stdout } = await run(npm, ["pack", "--json", "--ignore-scripts", "--pack-destination", work], { cwd: ROOT, maxBuffer: 1 << 24 });
+  // dist/ is compiled once by test/global-setup.ts, so prepack is skipped here.
   packed = (JSON.parse(stdout.slice(stdout.indexOf("[\n"))) as PackResult[])[0]!;
   consumer = join(work, "consumer");
   await mkdir(consumer);

@@ -36,8 +36,8 @@ export interface ServerConfig {
 }
 
 const MAX_BODY_BYTES = 1 << 20;
-const CORS_HEADERS = {
-  "access-control-allow-origin": "*",
+// Any origin may call the simulator (a browser app on another port); preflights get the rest.
+const PREFLIGHT_HEADERS = {
   "access-control-allow-methods": "GET, PATCH, POST, OPTIONS",
   "access-control-allow-headers": "content-type, x-api-key, x-tenant-id",
   "access-control-max-age": "600",
@@ -114,15 +114,24 @@ export function createHttpServer(config: ServerConfig): Server {
   }
   return createServer((req, res) => {
     const started = config.log ? performance.now() : 0;
-    handle(config, routes, req)
-      .catch((error: unknown) => {
-        config.log?.(`error: ${(error as Error).stack ?? String(error)}`);
-        return problem(500, "The simulator failed to handle the request.", pathOf(req));
-      })
-      .then((reply) => {
-        send(res, reply);
-        config.log?.(`${req.method} ${req.url} ${reply.status} ${(performance.now() - started).toFixed(1)}ms`);
-      });
+    const done = (reply: Reply) => {
+      send(res, req.method === "OPTIONS" ? { ...reply, headers: PREFLIGHT_HEADERS } : reply);
+      config.log?.(`${req.method} ${req.url} ${reply.status} ${(performance.now() - started).toFixed(1)}ms`);
+    };
+    const failed = (error: unknown) => {
+      config.log?.(`error: ${(error as Error).stack ?? String(error)}`);
+      done(problem(500, "The simulator failed to handle the request.", pathOf(req)));
+    };
+    // Requests without a body are answered synchronously: no promise per GET.
+    let reply: Reply | Promise<Reply>;
+    try {
+      reply = handle(config, routes, req);
+    } catch (error) {
+      failed(error);
+      return;
+    }
+    if (reply instanceof Promise) reply.then(done, failed);
+    else done(reply);
   });
 }
 
@@ -135,16 +144,16 @@ function pathOf(req: IncomingMessage): string {
 function send(res: ServerResponse, reply: Reply): void {
   const text = reply.text ?? (reply.body === undefined ? "" : JSON.stringify(reply.body));
   const headers: Record<string, string | number> = {
-    ...CORS_HEADERS,
+    "access-control-allow-origin": "*",
     "content-length": Buffer.byteLength(text),
   };
-  if (text) headers["content-type"] = reply.contentType ?? "application/json";
+  if (text.length > 0) headers["content-type"] = reply.contentType ?? "application/json";
   if (reply.headers) Object.assign(headers, reply.headers);
   res.writeHead(reply.status, headers);
   res.end(text);
 }
 
-async function handle(config: ServerConfig, routes: Route[], req: IncomingMessage): Promise<Reply> {
+function handle(config: ServerConfig, routes: Route[], req: IncomingMessage): Reply | Promise<Reply> {
   const url = req.url ?? "/";
   const q = url.indexOf("?");
   const path = q < 0 ? url : url.slice(0, q);
@@ -167,20 +176,28 @@ async function handle(config: ServerConfig, routes: Route[], req: IncomingMessag
   }
   if (config.apiKeys && !config.apiKeys.includes(apiKey)) return problem(401, "The X-Api-Key is not valid.", path);
 
-  let body: unknown;
-  if (spec.body) {
-    const mediaType = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
-    if (!spec.body.mediaTypes.includes(mediaType)) {
-      return problem(415, `Send the body as ${spec.body.mediaTypes.join(" or ")}${mediaType ? `, not ${mediaType}` : ""}.`, path);
-    }
-    const read = await readJson(req, path);
-    if ("status" in read) return read;
-    body = read.value;
+  if (!spec.body) return answer(config, spec, match.pathValues, req, url, q, path, undefined);
+  const mediaType = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  if (!spec.body.mediaTypes.includes(mediaType)) {
+    return problem(415, `Send the body as ${spec.body.mediaTypes.join(" or ")}${mediaType ? `, not ${mediaType}` : ""}.`, path);
   }
+  return readJson(req, path).then((read) => ("status" in read ? read : answer(config, spec, match.pathValues, req, url, q, path, read.value)));
+}
 
+/** Validates the parameters and the parsed body, then runs the operation's handler. */
+function answer(
+  config: ServerConfig,
+  spec: OperationSpec,
+  pathValues: Record<string, string>,
+  req: IncomingMessage,
+  url: string,
+  q: number,
+  path: string,
+  body: unknown,
+): Reply {
   config.beforeRequest();
   const query = q < 0 ? undefined : new URLSearchParams(url.slice(q + 1));
-  const { values, errors } = checkParameters(spec, match.pathValues, query, req.headers);
+  const { values, errors } = checkParameters(spec, pathValues, query, req.headers);
   const bodyErrors = checkBody(spec, body);
   if (errors.length > 0 || bodyErrors.length > 0) {
     return problem(422, "The request does not match the API document; see errors.", path, [...errors, ...bodyErrors]);
@@ -207,11 +224,12 @@ async function handleControl(config: ServerConfig, req: IncomingMessage, path: s
 async function readJson(req: IncomingMessage, path: string, emptyIsObject = false): Promise<{ value: unknown } | Reply> {
   const chunks: Buffer[] = [];
   let size = 0;
+  // A body that is too large is still read to its end (and dropped), so the answer can be sent.
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return problem(413, `The body is larger than ${MAX_BODY_BYTES} bytes.`, path);
-    chunks.push(chunk as Buffer);
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
   }
+  if (size > MAX_BODY_BYTES) return problem(413, `The body is larger than ${MAX_BODY_BYTES} bytes.`, path);
   const text = Buffer.concat(chunks).toString("utf8");
   if (text.trim() === "") return { value: emptyIsObject ? {} : undefined };
   try {

@@ -1,4 +1,4 @@
-// What `npm pack` puts in the tarball (the dry run lists it; prepack compiles src/ to dist/ first):
+// What `npm pack` puts in the tarball (the dry run lists it; test/global-setup.ts compiled dist/ first):
 // the compiled client and simulator, everything under generated/ a user reads or imports, README and
 // LICENSE; none of the sources, tests, scripts or the README's screenshot.
 import { execFile } from "node:child_process";
@@ -39,8 +39,8 @@ describe("npm pack --dry-run", () => {
   let paths: string[];
 
   beforeAll(async () => {
-    const { stdout } = await run(npm, ["pack", "--dry-run", "--json"], { cwd: ROOT, maxBuffer: 1 << 24 });
-    // The prepack script prints before the JSON array.
+    const { stdout } = await run(npm, ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, maxBuffer: 1 << 24 });
+    // dist/ is compiled once by test/global-setup.ts, so prepack is skipped here.
     packed = (JSON.parse(stdout.slice(stdout.indexOf("[\n"))) as PackEntry[])[0]!;
     paths = packed.files.map((f) => f.path);
   }, 120_000);

@@ -137,6 +137,18 @@ describe("problem+json answers", () => {
     expect(wrongMethod.contentType).toMatch(/^application\/problem\+json/);
   });
 
+  it("answers CORS preflights and allows any origin", async () => {
+    const preflight = await fetch(`${simulator.url}/v2/deployments/${SEED_IDS.deployment_id}`, {
+      method: "OPTIONS",
+      headers: { origin: "http://localhost:5173", "access-control-request-method": "PATCH" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-methods")).toContain("PATCH");
+    expect(preflight.headers.get("access-control-allow-headers")).toContain("x-api-key");
+    const get = await fetch(`${simulator.url}/v2/listeners`, { headers: { "x-api-key": "k", origin: "http://localhost:5173" } });
+    expect(get.headers.get("access-control-allow-origin")).toBe("*");
+  });
+
   const patchOps = () => operations().filter((o) => o.op.requestBody);
 
   it("415 for a body that is not JSON, 400 for malformed JSON, on every operation with a body", async () => {

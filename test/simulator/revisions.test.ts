@@ -167,6 +167,26 @@ describe("the revision lifecycle", () => {
   });
 });
 
+describe("lists follow every change (their answers are cached per state)", () => {
+  it("a patch and each lifecycle step show in the deployment list at once", async () => {
+    const listed = async () => (await client.ok("/v2/deployments?limit=1")).resources[0];
+    const before = await listed();
+    expect(before.id).toBe(SEED_IDS.deployment_id);
+    const patched = (await client.patch(deploymentPath(before.id), { source_revision_config: { repo_ref: "listed" } })).body;
+    const afterPatch = await listed();
+    expect(afterPatch.latest_revision_id).toBe(patched.latest_revision_id);
+    expect(afterPatch.source_revision_config.repo_ref).toBe("listed");
+    expect(afterPatch.active_revision_id).toBe(before.active_revision_id);
+    await client.advance(STEP * 10);
+    expect((await listed()).active_revision_id).toBe(patched.latest_revision_id);
+    // The same query with a tenant is answered for that tenant, not from the other answer.
+    const other = await client.ok("/v2/deployments?limit=1", { "x-tenant-id": SEED_IDS.other_tenant_id });
+    expect(other.resources[0].tenant_id).toBe(SEED_IDS.other_tenant_id);
+    await client.request("POST", "/_simulator/reset");
+    expect(await listed()).toEqual(before);
+  });
+});
+
 describe("POST /_simulator/fail-next", () => {
   const expectedPath: Record<string, string[]> = {
     CREATE_FAILED: ["CREATING", "CREATE_FAILED"],
