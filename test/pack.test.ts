@@ -80,24 +80,23 @@ describe("npm pack", () => {
   });
 });
 
+/** Writes a NodeNext tsconfig for the consumer project, with a browser lib. */
+async function writeConsumerTsconfig(name: string, files: string[], options: Record<string, unknown>): Promise<void> {
+  const compilerOptions = { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", lib: ["ES2022", "DOM", "DOM.Iterable"], strict: true, noEmit: true, ...options };
+  await writeFile(join(consumer, name), JSON.stringify({ compilerOptions, files }));
+}
+
+/** Runs this repository's tsc on a consumer tsconfig; returns its diagnostics, "" when it compiles. */
+function typeCheck(project: string): Promise<string> {
+  return run(process.execPath, [TSC, "-p", project], { cwd: consumer }).then(
+    () => "",
+    (error: { stdout: string; stderr: string }) => `${error.stdout}${error.stderr}`,
+  );
+}
+
 describe("a consumer project", () => {
   it("type-checks a TypeScript consumer with NodeNext resolution and a browser lib", async () => {
-    await writeFile(
-      join(consumer, "tsconfig.json"),
-      JSON.stringify({
-        compilerOptions: {
-          target: "ES2022",
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          lib: ["ES2022", "DOM", "DOM.Iterable"],
-          types: [],
-          strict: true,
-          noEmit: true,
-          skipLibCheck: false,
-        },
-        files: ["consumer.ts"],
-      }),
-    );
+    await writeConsumerTsconfig("tsconfig.json", ["consumer.ts"], { types: [], skipLibCheck: false });
     await writeFile(
       join(consumer, "consumer.ts"),
       `import {
@@ -123,11 +122,7 @@ export async function main(deploymentId: string): Promise<Revision> {
 }
 `,
     );
-    const result = await run(process.execPath, [TSC, "-p", "tsconfig.json"], { cwd: consumer }).then(
-      () => "",
-      (error: { stdout: string; stderr: string }) => `${error.stdout}${error.stderr}`,
-    );
-    expect(result).toBe("");
+    expect(await typeCheck("tsconfig.json")).toBe("");
   });
 
   it("type-checks the README's ts samples that import the package against the installed package", async () => {
@@ -139,29 +134,9 @@ export async function main(deploymentId: string): Promise<Revision> {
     expect(samples.length).toBeGreaterThanOrEqual(7);
     const files = samples.map((_, i) => `readme-sample-${i + 1}.ts`);
     await Promise.all(samples.map((sample, i) => writeFile(join(consumer, files[i]!), sample)));
-    await writeFile(
-      join(consumer, "tsconfig.readme.json"),
-      JSON.stringify({
-        compilerOptions: {
-          target: "ES2022",
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          lib: ["ES2022", "DOM", "DOM.Iterable"],
-          // Samples for scripts may use Node globals: this repository's @types/node.
-          typeRoots: [join(ROOT, "node_modules/@types")],
-          types: ["node"],
-          strict: true,
-          noEmit: true,
-          skipLibCheck: true,
-        },
-        files,
-      }),
-    );
-    const result = await run(process.execPath, [TSC, "-p", "tsconfig.readme.json"], { cwd: consumer }).then(
-      () => "",
-      (error: { stdout: string; stderr: string }) => `${error.stdout}${error.stderr}`,
-    );
-    expect(result).toBe("");
+    // Samples for scripts may use Node globals: this repository's @types/node.
+    await writeConsumerTsconfig("tsconfig.readme.json", files, { typeRoots: [join(ROOT, "node_modules/@types")], types: ["node"], skipLibCheck: true });
+    expect(await typeCheck("tsconfig.readme.json")).toBe("");
   });
 
   describe("runs a JavaScript consumer", () => {

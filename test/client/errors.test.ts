@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiError, createDeploymentsClient, unwrap } from "../../src/index.js";
 import { type LocalServer, sendJson, startLocalServer } from "./local-server.js";
+import { unwrapError } from "../support/unwrap-error.js";
 
 let server: LocalServer | undefined;
 afterEach(async () => {
@@ -35,15 +36,9 @@ describe("unwrap", () => {
       params: { path: { deployment_id: DEPLOYMENT_ID } },
       body: { source_revision_config: { repo_ref: "main" } },
     });
-    let caught: unknown;
-    try {
-      unwrap(result);
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(ApiError);
-    expect(caught).toBeInstanceOf(Error);
-    const error = caught as ApiError;
+    const error = unwrapError(result);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toBeInstanceOf(Error);
     expect(error.name).toBe("ApiError");
     expect(error).toMatchObject({
       status: 422,
@@ -68,13 +63,7 @@ describe("unwrap", () => {
     const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", retry: { retries: 0 } });
     const result = await client.GET("/v2/listeners", { params: { query: { limit: 3 } } });
     expect(() => unwrap(result)).toThrow(ApiError);
-    const error = (() => {
-      try {
-        unwrap(result);
-      } catch (e) {
-        return e as ApiError;
-      }
-    })()!;
+    const error = unwrapError(result);
     expect(error).toMatchObject({ status: 502, method: "GET", path: "/v2/listeners", detail: "bad gateway", errors: [] });
     expect(error.problem).toBeUndefined();
   });

@@ -6,6 +6,7 @@ import { ApiError, createDeploymentsClient, type DeploymentsClient, unwrap } fro
 import { createOpenApiValidator, describeErrors } from "../../src/simulator/openapi-validator.js";
 import { document, deref, operations } from "../support/document.js";
 import { type RunningPrism, startPrism } from "../support/prism.js";
+import { unwrapError } from "../support/unwrap-error.js";
 
 let prism: RunningPrism;
 let client: DeploymentsClient;
@@ -77,13 +78,7 @@ describe("client against the Prism mock", () => {
   it("an empty API key is a 401 ApiError", async () => {
     const anonymous = createDeploymentsClient({ baseUrl: prism.baseUrl, apiKey: "" });
     const result = await anonymous.GET("/v2/listeners");
-    const error = (() => {
-      try {
-        unwrap(result);
-      } catch (e) {
-        return e;
-      }
-    })();
+    const error = unwrapError(result);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 401, method: "GET", path: "/v2/listeners" });
   });
@@ -91,13 +86,7 @@ describe("client against the Prism mock", () => {
   it("a query out of bounds is a 422 ApiError that names the parameter", async () => {
     const result = await client.GET("/v2/deployments", { params: { query: { limit: 1000 } } });
     expect(result.response.headers.get("content-type")).toContain("application/problem+json");
-    const error = (() => {
-      try {
-        unwrap(result);
-      } catch (e) {
-        return e as ApiError;
-      }
-    })()!;
+    const error = unwrapError(result);
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(422);
     expect(error.errors.some((e) => e.parameter === "limit")).toBe(true);
@@ -109,13 +98,7 @@ describe("client against the Prism mock", () => {
       // Sent as an untyped caller would: the type of the body forbids it (see test/types/client.types.ts).
       body: { latest_revision_id: "6b0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01" } as never,
     });
-    const error = (() => {
-      try {
-        unwrap(result);
-      } catch (e) {
-        return e as ApiError;
-      }
-    })()!;
+    const error = unwrapError(result);
     expect(error).toMatchObject({ status: 422, method: "PATCH" });
     expect(error.errors.length).toBeGreaterThan(0);
   });
