@@ -2,6 +2,7 @@
 // tarball into a temporary project, type-check a TypeScript consumer with NodeNext resolution, and run
 // a JavaScript consumer against a local node:http server.
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { lstat, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
@@ -14,6 +15,8 @@ import { ROOT } from "./support/document.js";
 const run = promisify(execFile);
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const TSC = join(ROOT, "node_modules/typescript/bin/tsc");
+// TypeScript 7 (the native compiler), which consumers may use for the published .d.ts files.
+const TSC7 = join(ROOT, "node_modules/typescript7/bin/tsc");
 
 interface PackResult {
   filename: string;
@@ -87,8 +90,8 @@ async function writeConsumerTsconfig(name: string, files: string[], options: Rec
 }
 
 /** Runs this repository's tsc on a consumer tsconfig; returns its diagnostics, "" when it compiles. */
-function typeCheck(project: string): Promise<string> {
-  return run(process.execPath, [TSC, "-p", project], { cwd: consumer }).then(
+function typeCheck(project: string, tsc = TSC): Promise<string> {
+  return run(process.execPath, [tsc, "-p", project], { cwd: consumer }).then(
     () => "",
     (error: { stdout: string; stderr: string }) => `${error.stdout}${error.stderr}`,
   );
@@ -123,6 +126,10 @@ export async function main(deploymentId: string): Promise<Revision> {
 `,
     );
     expect(await typeCheck("tsconfig.json")).toBe("");
+  });
+
+  it.runIf(existsSync(TSC7))("type-checks the same consumer with TypeScript 7", async () => {
+    expect(await typeCheck("tsconfig.json", TSC7)).toBe("");
   });
 
   it("type-checks the README's ts samples that import the package against the installed package", async () => {
