@@ -49,7 +49,7 @@ export interface DeploymentsClientOptions {
   fetch?: FetchFunction;
   /** Extra headers for every request. */
   headers?: HeadersOptions;
-  /** Retries of GET requests on 429, 502, 503 and 504; `{ retries: 0 }` turns them off. */
+  /** Retries of GET requests on 429, 502, 503, 504 and network failures; `{ retries: 0 }` turns them off. */
   retry?: Partial<RetryOptions>;
 }
 

@@ -1,4 +1,5 @@
-// Retries of safe requests (GET, HEAD) on 429, 502, 503 and 504, as a fetch wrapper under openapi-fetch:
+// Retries of safe requests (GET, HEAD) on 429, 502, 503 and 504 and on network failures (fetch
+// rejecting, such as a dropped connection), as a fetch wrapper under openapi-fetch:
 // it sees the final Request (headers set by middleware included) and returns the last Response.
 // PATCH and every other method go through once: a PATCH that creates a revision is not idempotent.
 import { sleep } from "./sleep.js";
@@ -43,7 +44,15 @@ export function withRetry(fetchOnce: FetchFunction, options: RetryOptions): Fetc
     if (!RETRY_METHODS.has(request.method)) return fetchOnce(request);
     for (let attempt = 0; ; attempt++) {
       // A body-less Request can be sent again as it is.
-      const response = await fetchOnce(request);
+      let response: Response;
+      try {
+        response = await fetchOnce(request);
+      } catch (error) {
+        // An aborted request stays aborted; any other rejection is the network failing.
+        if (request.signal.aborted || attempt >= options.retries) throw error;
+        await sleep(backoff(attempt, options), request.signal);
+        continue;
+      }
       if (!RETRY_STATUSES.has(response.status) || attempt >= options.retries) return response;
       const retryAfter = parseRetryAfter(response.headers.get("Retry-After"));
       if (retryAfter !== undefined && retryAfter > options.maxDelayMs) return response;

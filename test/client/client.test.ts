@@ -170,6 +170,31 @@ describe("retries", () => {
     });
   }
 
+  it("retries a GET whose connection drops, and gives up after `retries` attempts", async () => {
+    let dropped = 0;
+    const server = await serve((_req, res) => {
+      if (dropped++ < 2) return void res.socket?.destroy();
+      sendJson(res, 200, page);
+    });
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", retry: { minDelayMs: 1, maxDelayMs: 5 } });
+    expect(unwrap(await client.GET("/v2/listeners"))).toEqual(page);
+    expect(dropped).toBe(3);
+
+    const dead = await serve((_req, res) => void res.socket?.destroy());
+    const once = createDeploymentsClient({ baseUrl: dead.baseUrl, apiKey: "k", retry: { retries: 1, minDelayMs: 1, maxDelayMs: 5 } });
+    await expect(once.GET("/v2/listeners")).rejects.toThrow(TypeError);
+    expect(dead.requests).toHaveLength(2);
+  });
+
+  it("does not retry a PATCH whose connection drops", async () => {
+    const server = await serve((_req, res) => void res.socket?.destroy());
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", retry: { minDelayMs: 1 } });
+    await expect(
+      client.PATCH("/v2/listeners/{listener_id}", { params: { path: { listener_id: DEPLOYMENT_ID } }, body: { version: "2" } }),
+    ).rejects.toThrow(TypeError);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it("does not retry other error statuses", async () => {
     const server = await serve(flaky(1, 500));
     const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", retry: { minDelayMs: 1 } });
