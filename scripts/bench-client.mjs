@@ -38,37 +38,27 @@ const client = createDeploymentsClient({ baseUrl, apiKey: "bench-key", tenantId:
 const memoryFetch = async () =>
   new Response(body, { status: 200, headers: { "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(body)) } });
 const memoryClient = createDeploymentsClient({ baseUrl, apiKey: "bench-key", tenantId: "bench-tenant", fetch: memoryFetch });
+// What a hand-written call does: the same URL, the same headers, JSON parsing and a status check.
+const rawCall = (fetchFn) => async () => {
+  const request = new Request(`${baseUrl}/v2/deployments/${encodeURIComponent(DEPLOYMENT_ID)}`, {
+    headers: { "X-Api-Key": "bench-key", "X-Tenant-Id": "bench-tenant" },
+  });
+  const response = await fetchFn(request);
+  if (!response.ok) throw new Error(`status ${response.status}`);
+  return response.json();
+};
+const clientCall = (typedClient) => async () => {
+  const { data, error } = await typedClient.GET("/v2/deployments/{deployment_id}", {
+    params: { path: { deployment_id: DEPLOYMENT_ID } },
+  });
+  if (error) throw new Error("error response");
+  return data;
+};
 const ways = {
-  // What a hand-written call does: the same URL, the same headers, JSON parsing and a status check.
-  "raw fetch": async () => {
-    const response = await fetch(`${baseUrl}/v2/deployments/${encodeURIComponent(DEPLOYMENT_ID)}`, {
-      headers: { "X-Api-Key": "bench-key", "X-Tenant-Id": "bench-tenant" },
-    });
-    if (!response.ok) throw new Error(`status ${response.status}`);
-    return response.json();
-  },
-  "client.GET": async () => {
-    const { data, error } = await client.GET("/v2/deployments/{deployment_id}", {
-      params: { path: { deployment_id: DEPLOYMENT_ID } },
-    });
-    if (error) throw new Error("error response");
-    return data;
-  },
-  "in-memory raw": async () => {
-    const request = new Request(`${baseUrl}/v2/deployments/${encodeURIComponent(DEPLOYMENT_ID)}`, {
-      headers: { "X-Api-Key": "bench-key", "X-Tenant-Id": "bench-tenant" },
-    });
-    const response = await memoryFetch(request);
-    if (!response.ok) throw new Error(`status ${response.status}`);
-    return response.json();
-  },
-  "in-memory client.GET": async () => {
-    const { data, error } = await memoryClient.GET("/v2/deployments/{deployment_id}", {
-      params: { path: { deployment_id: DEPLOYMENT_ID } },
-    });
-    if (error) throw new Error("error response");
-    return data;
-  },
+  "raw fetch": rawCall((request) => fetch(request)),
+  "client.GET": clientCall(client),
+  "in-memory raw": rawCall(memoryFetch),
+  "in-memory client.GET": clientCall(memoryClient),
 };
 
 async function measure(call) {
