@@ -74,9 +74,17 @@ export function sidebarGroups(page) {
 export async function expandTag(page, tagName) {
   const group = sidebarGroups(page).filter({ has: page.locator(`a[href$="${tagSlugHint(tagName)}"]`) }).filter({ hasText: tagName }).first();
   const items = group.locator('[data-component-name="Menu/MenuItem"]');
-  // A click on an open group closes it: click only when its operations are not showing.
-  if (!(await items.first().isVisible())) await group.locator("a").first().click();
-  await items.first().waitFor({ state: "visible" });
+  // A click on an open group closes it: click only when its operations are not showing. On a busy
+  // machine a click can land while the sidebar is still moving from the previous one and do
+  // nothing, so look again and click again, a few times.
+  for (let attempt = 1; !(await items.first().isVisible()); attempt++) {
+    await group.locator("a").first().click();
+    try {
+      await items.first().waitFor({ state: "visible", timeout: 5_000 });
+    } catch (error) {
+      if (attempt >= 4) throw error;
+    }
+  }
   return items.evaluateAll((elements) =>
     elements.map((element) => {
       const link = element.querySelector("a");
