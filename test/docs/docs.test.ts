@@ -7,19 +7,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Browser } from "playwright-core";
 import { chromiumAvailable, CHROMIUM_PATH, launchChromium, openOfflinePage, expandTag, showOperation, type OfflinePage } from "../../scripts/docs-browser.mjs";
-import { document, operations, deref, ROOT } from "../support/document.js";
+import { document, operations, operationById, deref, ROOT } from "../support/document.js";
 
 // Redoc 3 renders its "API docs by Redocly" badge with a logo from this CDN, always. The page's
 // Content-Security-Policy refuses it (and the badge is hidden); nothing else may be refused.
 const REDOC_BADGE_LOGO = /^https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(-full)?\.svg$/;
 
 const PATCH_DEPLOYMENT = "patchDeployment";
-
-function operationById(operationId: string) {
-  const found = operations().find((o) => o.operationId === operationId);
-  if (!found) throw new Error(`no operation ${operationId} in generated/openapi.json`);
-  return found;
-}
 
 function isNullable(schema: any): boolean {
   const s = deref(schema);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DeploymentRecord } from "../../src/simulator/model.js";
 import { DEFAULT_SEED_DEPLOYMENTS, SEED_IDS, seedState } from "../../src/simulator/seed.js";
 import type { RunningSimulator } from "../../src/simulator/index.js";
-import { deref, document } from "../support/document.js";
+import { deref, document, operationById } from "../support/document.js";
 import { startTestSimulator, type Client } from "./support.js";
 
 // Steps long enough that no seeded revision (and so no deployment status) moves during the tests.
@@ -19,14 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => simulator.close());
 
-const parametersOf = (operationId: string): any[] => {
-  for (const pathItem of Object.values<any>(document.paths)) {
-    for (const op of Object.values<any>(pathItem)) {
-      if (op?.operationId === operationId) return (op.parameters ?? []).map((p: unknown) => deref(p));
-    }
-  }
-  throw new Error(`no operation ${operationId}`);
-};
+const parametersOf = (operationId: string): any[] => (operationById(operationId).op.parameters ?? []).map((p: unknown) => deref(p));
 const enumOf = (param: any): string[] => {
   const schema = deref(param.schema);
   return (deref(schema.items ?? schema).enum ?? []).filter((v: unknown) => v !== null);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOpenApiValidator, describeErrors } from "../../src/simulator/openapi-validator.js";
 import { SEED_IDS } from "../../src/simulator/seed.js";
 import type { RunningSimulator } from "../../src/simulator/index.js";
-import { deref, document, operations, type Operation } from "../support/document.js";
+import { deref, document, operationById, operations, type Operation } from "../support/document.js";
 import { Client, startTestSimulator } from "./support.js";
 
 const validator = createOpenApiValidator(document);
@@ -67,8 +67,8 @@ describe("200 answers validate against the operation's schema", () => {
   });
 
   it("for every seeded deployment and revision; the seed covers every source and state", async () => {
-    const getDeployment = operations().find((o) => o.operationId === "getDeployment")!;
-    const getRevision = operations().find((o) => o.operationId === "getRevision")!;
+    const getDeployment = operationById("getDeployment");
+    const getRevision = operationById("getRevision");
     const sources = new Set<string>();
     const deploymentStates = new Set<string>();
     const revisionStates = new Set<string>();
@@ -164,7 +164,7 @@ describe("problem+json answers", () => {
   });
 
   it("422 names each bad query and path parameter", async () => {
-    const listDeployments = operations().find((o) => o.operationId === "listDeployments")!;
+    const listDeployments = operationById("listDeployments");
     const cases: Array<[string, string[]]> = [
       ["/v2/deployments?limit=0", ["limit"]],
       ["/v2/deployments?limit=101&offset=-1", ["limit", "offset"]],
@@ -186,7 +186,7 @@ describe("problem+json answers", () => {
   });
 
   it("422 names each bad body field with a JSON Pointer", async () => {
-    const patchDeployment = operations().find((o) => o.operationId === "patchDeployment")!;
+    const patchDeployment = operationById("patchDeployment");
     const cases: Array<[unknown, string[]]> = [
       [{ name: "renamed" }, ["/name"]],
       [{ source: "scm_host" }, ["/source"]],

@@ -25,6 +25,13 @@ export function operations(): Operation[] {
   return out;
 }
 
+/** The operation with this operationId; throws when the document has none. */
+export function operationById(operationId: string): Operation {
+  const found = operations().find((o) => o.operationId === operationId);
+  if (!found) throw new Error(`no operation ${operationId} in generated/openapi.json`);
+  return found;
+}
+
 /** Follows a local "#/components/..." reference. */
 export function deref<T = any>(value: any): T {
   let v = value;
