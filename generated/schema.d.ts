@@ -650,6 +650,7 @@ export interface components {
          * ProblemFieldError
          * @description One violated field of a rejected request: `pointer` for a body field (a JSON Pointer such as
          *     `/source_config/listener_id`), `parameter` for a query, path or header parameter (its name).
+         *     `code` says which rule the field broke, for programs; `detail` says it for people.
          */
         ProblemFieldError: {
             /** @description What is wrong with the field, such as `must be <= 100`. */
@@ -658,16 +659,52 @@ export interface components {
             pointer?: string;
             /** @description The name of the query, path or header parameter. */
             parameter?: string;
+            /**
+             * @description The rule the field broke, stable across releases. Most are the JSON Schema keyword in
+             *     snake_case: `type`, `enum`, `const`, `required`, `format`, `pattern`, `minimum`, `maximum`,
+             *     `exclusive_minimum`, `exclusive_maximum`, `multiple_of`, `min_length`, `max_length`,
+             *     `min_items`, `max_items`, `unique_items`, `min_properties`, `max_properties`. Others:
+             *     `unknown_field` (a field that cannot be sent here: unknown, or unchangeable), `read_only`
+             *     (a response-only field), `invalid_json` (the body is not JSON), `too_deep` (nested deeper
+             *     than the server accepts), `not_finite` (a number that is not finite), `invalid` (any other
+             *     rule). A client should accept codes it does not know.
+             * @example maximum
+             */
+            code?: string;
         } & (unknown | unknown);
         /**
          * Problem
-         * @description An error, as RFC 9457 problem details (`application/problem+json`). Validation failures list
-         *     each violated field in `errors`.
+         * @description An error, as RFC 9457 problem details (`application/problem+json`). `type` says which kind of
+         *     error it is, so a program can branch on it without parsing text; `title` is the same for every
+         *     error of a kind; `detail` is about this request. Validation failures list each violated field in
+         *     `errors`, each with a stable `code`.
+         *
+         *     | kind | `type` | status |
+         *     |---|---|---|
+         *     | validation | `urn:deployment-management-api:problem:validation` | 422 |
+         *     | malformed JSON | `urn:deployment-management-api:problem:malformed-json` | 400 |
+         *     | bad request | `urn:deployment-management-api:problem:bad-request` | 400 |
+         *     | unauthorized | `urn:deployment-management-api:problem:unauthorized` | 401 |
+         *     | forbidden | `urn:deployment-management-api:problem:forbidden` | 403 |
+         *     | not found | `urn:deployment-management-api:problem:not-found` | 404 |
+         *     | method not allowed | `urn:deployment-management-api:problem:method-not-allowed` | 405 |
+         *     | content too large | `urn:deployment-management-api:problem:content-too-large` | 413 |
+         *     | unsupported media type | `urn:deployment-management-api:problem:unsupported-media-type` | 415 |
+         *     | rate limited | `urn:deployment-management-api:problem:rate-limited` | 429 |
+         *     | internal | `urn:deployment-management-api:problem:internal` | 500 |
+         *     | insufficient storage | `urn:deployment-management-api:problem:insufficient-storage` | 507 |
+         *
+         *     A client should treat an unknown `type` like `about:blank`: the status says what happened.
          */
         Problem: {
-            /** @description A URI that identifies the kind of problem; `about:blank` when there is no more to say than the status. */
+            /**
+             * Format: uri-reference
+             * @description Which kind of error this is: `urn:deployment-management-api:problem:` followed by the kind
+             *     (see the table above), or `about:blank` when there is no more to say than the status.
+             * @example urn:deployment-management-api:problem:validation
+             */
             type?: string;
-            /** @description A short summary of the kind of problem, such as `Unprocessable Entity`. */
+            /** @description A short summary of the kind of problem, the same for every problem of that `type`. */
             title?: string;
             /**
              * Format: int32
