@@ -2,6 +2,8 @@
 export declare const DEPLOYMENT_STATUSES: readonly ["AWAITING_DATABASE", "READY", "UNUSED", "AWAITING_DELETE", "UNKNOWN"];
 export declare const REVISION_STATUSES: readonly ["CREATING", "QUEUED", "AWAITING_BUILD", "BUILDING", "AWAITING_DEPLOY", "DEPLOYING", "CREATE_FAILED", "BUILD_FAILED", "DEPLOY_FAILED", "DEPLOYED", "SKIPPED", "INTERRUPTED", "UNKNOWN"];
 export declare const TERMINAL_REVISION_STATUSES: readonly ["DEPLOYED", "CREATE_FAILED", "BUILD_FAILED", "DEPLOY_FAILED", "SKIPPED", "INTERRUPTED"];
+export declare const REVISION_PROGRESSION: readonly ["CREATING", "QUEUED", "AWAITING_BUILD", "BUILDING", "AWAITING_DEPLOY", "DEPLOYING", "DEPLOYED"];
+export declare const REVISION_FIELDS: readonly ["source_revision_config", "secrets", "secret_references", "revision_source"];
 export declare const SOURCES: readonly ["scm_host", "external_docker", "internal_docker", "internal_source"];
 export declare const REVISION_SOURCES: readonly ["scm_host", "internal_docker", "internal_source"];
 export declare const DEPLOYMENT_TYPES: readonly ["dev_free", "dev", "prod"];

@@ -2,6 +2,8 @@
 export const DEPLOYMENT_STATUSES = Object.freeze(["AWAITING_DATABASE","READY","UNUSED","AWAITING_DELETE","UNKNOWN"]);
 export const REVISION_STATUSES = Object.freeze(["CREATING","QUEUED","AWAITING_BUILD","BUILDING","AWAITING_DEPLOY","DEPLOYING","CREATE_FAILED","BUILD_FAILED","DEPLOY_FAILED","DEPLOYED","SKIPPED","INTERRUPTED","UNKNOWN"]);
 export const TERMINAL_REVISION_STATUSES = Object.freeze(["DEPLOYED","CREATE_FAILED","BUILD_FAILED","DEPLOY_FAILED","SKIPPED","INTERRUPTED"]);
+export const REVISION_PROGRESSION = Object.freeze(["CREATING","QUEUED","AWAITING_BUILD","BUILDING","AWAITING_DEPLOY","DEPLOYING","DEPLOYED"]);
+export const REVISION_FIELDS = Object.freeze(["source_revision_config","secrets","secret_references","revision_source"]);
 export const SOURCES = Object.freeze(["scm_host","external_docker","internal_docker","internal_source"]);
 export const REVISION_SOURCES = Object.freeze(["scm_host","internal_docker","internal_source"]);
 export const DEPLOYMENT_TYPES = Object.freeze(["dev_free","dev","prod"]);

@@ -100,6 +100,10 @@ await step("constants", docHash, ["constants.js", "constants.d.ts"], async () =>
     DEPLOYMENT_STATUSES: s.DeploymentStatus.enum,
     REVISION_STATUSES: s.RevisionStatus.enum,
     TERMINAL_REVISION_STATUSES: terminal,
+    // The order a revision moves in when nothing fails (x-progression).
+    REVISION_PROGRESSION: s.RevisionStatus["x-progression"],
+    // The patch fields that create a revision when present and not null (x-revision-fields).
+    REVISION_FIELDS: s.DeploymentPatch["x-revision-fields"],
     SOURCES: s.DeploymentSource.enum,
     REVISION_SOURCES: s.RevisionSource.enum.filter((v) => v !== null),
     DEPLOYMENT_TYPES: s.DeploymentType.enum,
