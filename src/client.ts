@@ -1,5 +1,6 @@
 // createDeploymentsClient: an openapi-fetch client typed by generated/schema.d.ts, with the
-// authentication headers, the document's query encoding, and retries of GET requests.
+// authentication headers, the document's query encoding, a deadline per attempt, retries of GET
+// requests, and success bodies checked to be the JSON the document promises.
 import createClient, {
   type Client,
   type ClientPathsWithMethod,
@@ -9,7 +10,10 @@ import createClient, {
 } from "openapi-fetch";
 import type { paths } from "../generated/schema.js";
 import { rememberRequest } from "./errors.js";
+import { readSuccessData } from "./json-body.js";
+import { checkDelay, checkFunction, checkHttpUrl, checkNonEmptyString, checkWholeNumber } from "./option-checks.js";
 import { DEFAULT_RETRY, type FetchFunction, type RetryOptions, withRetry } from "./retry.js";
+import { DEFAULT_TIMEOUT_MS, withTimeout } from "./timeout.js";
 
 type Method = "get" | "patch";
 type MediaType = `${string}/${string}`;
@@ -39,32 +43,77 @@ type StrictMethod<M extends Method> = <P extends PathWith<M>>(
 export type DeploymentsClient = Omit<Client<paths>, "GET" | "PATCH"> & { GET: StrictMethod<"get">; PATCH: StrictMethod<"patch"> };
 
 export interface DeploymentsClientOptions {
-  /** The service root, such as `https://api.example.com` or `http://127.0.0.1:4010` for the mock. */
+  /** The service root, an absolute http(s) URL such as `https://api.example.com` or `http://127.0.0.1:4010` for the mock. */
   baseUrl: string;
-  /** Sent as `X-Api-Key` on every request. */
+  /** Sent as `X-Api-Key` on every request; must not be empty. */
   apiKey: string;
-  /** Sent as `X-Tenant-Id` when given: selects the workspace. */
+  /** Sent as `X-Tenant-Id` when given (not empty): selects the workspace. */
   tenantId?: string;
   /** The fetch to send requests with; globalThis.fetch by default. */
   fetch?: FetchFunction;
   /** Extra headers for every request. */
   headers?: HeadersOptions;
-  /** Retries of GET requests on 429, 502, 503, 504 and network failures; `{ retries: 0 }` turns them off. */
+  /**
+   * The longest one attempt may take, from sending the request to the last byte of the response body.
+   * Default 30,000 ms. A GET that times out is retried like a network failure; the error after the
+   * last attempt is a RequestTimeoutError.
+   */
+  timeoutMs?: number;
+  /** Retries of GET requests on 429, 502, 503, 504, network failures and timeouts; `{ retries: 0 }` turns them off. */
   retry?: Partial<RetryOptions>;
 }
 
+const WHERE = "createDeploymentsClient";
+
+/** The options with their defaults, or a TypeError naming the first bad one. */
+function checkOptions(options: DeploymentsClientOptions) {
+  if (typeof options !== "object" || options === null) throw new TypeError(`${WHERE}: expected an options object`);
+  const { retry = {} } = options;
+  if (options.tenantId !== undefined) checkNonEmptyString(WHERE, "tenantId", options.tenantId);
+  if (options.fetch !== undefined) checkFunction(WHERE, "fetch", options.fetch);
+  // Field by field, so that an explicit `undefined` keeps the default.
+  const orDefault = <T>(value: T | undefined, fallback: T, check: (value: T) => T) => (value === undefined ? fallback : check(value));
+  return {
+    baseUrl: checkHttpUrl(WHERE, "baseUrl", options.baseUrl),
+    apiKey: checkNonEmptyString(WHERE, "apiKey", options.apiKey),
+    timeoutMs: orDefault(options.timeoutMs, DEFAULT_TIMEOUT_MS, (v) => checkDelay(WHERE, "timeoutMs", v, true)),
+    retry: {
+      retries: orDefault(retry.retries, DEFAULT_RETRY.retries, (v) => checkWholeNumber(WHERE, "retry.retries", v)),
+      minDelayMs: orDefault(retry.minDelayMs, DEFAULT_RETRY.minDelayMs, (v) => checkDelay(WHERE, "retry.minDelayMs", v)),
+      maxDelayMs: orDefault(retry.maxDelayMs, DEFAULT_RETRY.maxDelayMs, (v) => checkDelay(WHERE, "retry.maxDelayMs", v)),
+    },
+  };
+}
+
+type Result = { data?: unknown; error?: unknown; response: Response };
+type UntypedCall = (path: string, init?: object) => Promise<Result>;
+
+/**
+ * GET or PATCH with the success body parsed here rather than by openapi-fetch, which throws a bare
+ * SyntaxError for invalid JSON and returns `undefined` as data for an empty body. Such a response
+ * rejects with an ApiError: it is not an answer a caller can branch on, as a network failure is not.
+ */
+function readingJson(call: UntypedCall): UntypedCall {
+  return async (path, init) => {
+    const result = await call(path, { ...init, parseAs: "text" });
+    if (!result.response.ok) return result;
+    return { data: readSuccessData(result.response, result.data), response: result.response };
+  };
+}
+
+/**
+ * The typed client. Throws a TypeError naming the option when an option is invalid (`baseUrl` not
+ * an absolute http(s) URL, an empty `apiKey` or `tenantId`, `retries` not a whole number, delays not
+ * finite and >= 0, `timeoutMs` not > 0).
+ */
 export function createDeploymentsClient(options: DeploymentsClientOptions): DeploymentsClient {
-  const { baseUrl, apiKey, tenantId, headers, retry } = options;
+  const { baseUrl, apiKey, timeoutMs, retry } = checkOptions(options);
+  const { tenantId } = options;
   const fetchOnce: FetchFunction = options.fetch ?? ((request) => globalThis.fetch(request));
   const client = createClient<paths>({
     baseUrl,
-    headers,
-    // Field by field, so that an explicit `undefined` keeps the default.
-    fetch: withRetry(fetchOnce, {
-      retries: retry?.retries ?? DEFAULT_RETRY.retries,
-      minDelayMs: retry?.minDelayMs ?? DEFAULT_RETRY.minDelayMs,
-      maxDelayMs: retry?.maxDelayMs ?? DEFAULT_RETRY.maxDelayMs,
-    }),
+    headers: options.headers,
+    fetch: withRetry(withTimeout(fetchOnce, timeoutMs), retry),
     // The document encodes array query parameters (tag_value_ids, deployment_ids, revision status)
     // comma-separated (style form, explode false); openapi-fetch repeats the key by default.
     querySerializer: { array: { style: "form", explode: false } },
@@ -81,6 +130,8 @@ export function createDeploymentsClient(options: DeploymentsClientOptions): Depl
       return undefined;
     },
   });
+  const GET = readingJson(client.GET as unknown as UntypedCall);
+  const PATCH = readingJson(client.PATCH as unknown as UntypedCall);
   // The same functions, with the stricter signatures above.
-  return client as unknown as DeploymentsClient;
+  return { ...client, GET, PATCH } as unknown as DeploymentsClient;
 }

@@ -2,7 +2,7 @@
 import type { DeploymentsClient } from "./client.js";
 import { unwrap } from "./errors.js";
 import type { Deployment, DeploymentPatch, Revision } from "./types.js";
-import { type WaitForRevisionOptions, waitForRevision } from "./wait-for-revision.js";
+import { checkWaitOptions, type WaitForRevisionOptions, waitForRevision } from "./wait-for-revision.js";
 
 /** The patch was applied but created no revision, so there is nothing to wait for. */
 export class NoRevisionCreatedError extends Error {
@@ -35,6 +35,8 @@ export async function deployRevision(
   patch: DeploymentPatch,
   options: WaitForRevisionOptions = {},
 ): Promise<DeployedRevision> {
+  // A bad wait option found after the PATCH would leave a revision running that nobody waits for.
+  checkWaitOptions(options, "deployRevision");
   const params = { path: { deployment_id: deploymentId } };
   const before = unwrap(await client.GET("/v2/deployments/{deployment_id}", { params, signal: options.signal }));
   const deployment = unwrap(

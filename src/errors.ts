@@ -1,15 +1,24 @@
-// ApiError: an error response of the service as an exception, with the RFC 9457 problem details,
-// and unwrap(), which turns an openapi-fetch result into its data or throws an ApiError.
+// ApiError: a response of the service that is an error (or a success whose body is not the JSON
+// the document promises) as an exception, and unwrap(), which turns an openapi-fetch result into
+// its data or throws an ApiError.
+import type { ProblemKind } from "../generated/constants.js";
+import { readProblem } from "./problem-details.js";
 import type { Problem, ProblemFieldError } from "./types.js";
 
-/** The request behind a response, recorded by the client's middleware: a Response knows neither its method nor, when a middleware built it, its URL. */
-const requestOfResponse = new WeakMap<Response, { method: string; url: string }>();
+export interface RequestLine {
+  method: string;
+  url: string;
+}
 
-export function rememberRequest(response: Response, request: Request): void {
+/** The request behind a response, recorded by the client's middleware: a Response knows neither its method nor, when a middleware built it, its URL. */
+const requestOfResponse = new WeakMap<Response, RequestLine>();
+
+export function rememberRequest(response: Response, request: RequestLine): void {
   requestOfResponse.set(response, { method: request.method, url: request.url });
 }
 
-function pathOf(url: string): string {
+/** The URL path of a request, for messages: the query string and the host are left out. */
+export function pathOf(url: string): string {
   try {
     return new URL(url).pathname;
   } catch {
@@ -17,20 +26,30 @@ function pathOf(url: string): string {
   }
 }
 
-function isProblem(body: unknown): body is Problem {
-  return typeof body === "object" && body !== null && !Array.isArray(body);
+export interface ApiErrorOptions {
+  /** The request, when the response was not sent through the client (which records it). */
+  request?: RequestLine;
+  /** Instead of the title and detail read from the body: for a success response whose body is unusable. */
+  title?: string;
+  detail?: string;
+  cause?: unknown;
 }
 
-function describe(method: string, path: string, status: number, problem: Problem | undefined): string {
-  const head = `${method} ${path} failed with ${status}`;
-  const summary = [problem?.title, problem?.detail].filter(Boolean).join(": ");
-  const fields = (problem?.errors ?? [])
-    .map((e) => `${e.pointer ?? e.parameter ?? "?"} ${e.detail}`)
-    .join("; ");
-  return [head, summary, fields].filter(Boolean).join(" - ");
+function where(error: ProblemFieldError): string {
+  if (error.parameter !== undefined) return error.parameter;
+  return error.pointer === undefined || error.pointer === "" ? "(body)" : error.pointer;
 }
 
-/** An error response (status >= 400) of the Deployment Management Service. */
+function describe(error: ApiError): string {
+  const fields = error.errors.map((e) => `${where(e)} ${e.detail}${e.code ? ` [${e.code}]` : ""}`).join("; ");
+  return `${error.method} ${error.path} failed with ${error.status} (${error.title}): ${error.detail}${fields ? ` - ${fields}` : ""}`;
+}
+
+/**
+ * An error response of the Deployment Management Service, read whatever its shape: problem+json,
+ * the real service's FastAPI `{"detail": …}` bodies, text or an HTML page from a proxy. Also thrown
+ * by the client for a 2xx whose body is not JSON.
+ */
 export class ApiError extends Error {
   override readonly name = "ApiError";
   /** The HTTP status of the response. */
@@ -39,33 +58,50 @@ export class ApiError extends Error {
   readonly method: string;
   /** The URL path of the request, such as `/v2/deployments/…`. */
   readonly path: string;
-  /** The response body when it was a JSON object (normally `application/problem+json`). */
-  readonly problem: Problem | undefined;
+  /** The problem `type` URI the server sent, if any. */
   readonly type: string | undefined;
-  readonly title: string | undefined;
-  readonly detail: string | undefined;
+  /** Which kind of error this is (a key of PROBLEM_TYPES), from `type`, else from the status where that is unambiguous. */
+  readonly kind: ProblemKind | undefined;
+  /** The body's `title`, else the HTTP reason phrase (`Bad Gateway`). */
+  readonly title: string;
+  /** The body's `detail` (or a short readable text of a text or HTML body), else a sentence saying there was none. */
+  readonly detail: string;
   readonly instance: string | undefined;
-  /** One entry per rejected field: `pointer` into the body or the `parameter` name, and `detail`. */
+  /** One entry per rejected field: `pointer` into the body or the `parameter` name, `detail`, and `code` when the server gave one. */
   readonly errors: ProblemFieldError[];
+  /** The response body when it was problem details (a JSON object), as the server sent it. */
+  readonly problem: Problem | undefined;
+  /** The response body as received: parsed JSON, else the text. */
+  declare readonly body: unknown;
   /** The response, for its headers (`Retry-After`, for example). Its body has been read. */
-  readonly response: Response;
+  declare readonly response: Response;
 
-  constructor(response: Response, body: unknown, request?: { method: string; url: string }) {
-    const known = request ?? requestOfResponse.get(response);
-    const method = known?.method ?? "UNKNOWN";
-    const path = pathOf(known?.url ?? response.url);
-    const problem = isProblem(body) ? body : undefined;
-    super(describe(method, path, response.status, problem));
+  constructor(response: Response, body: unknown, options: ApiErrorOptions = {}) {
+    super("", options.cause === undefined ? undefined : { cause: options.cause });
+    const request = options.request ?? requestOfResponse.get(response);
+    const read = readProblem(response.status, body, {
+      statusText: response.statusText,
+      contentType: response.headers.get("Content-Type") ?? "",
+    });
     this.status = response.status;
-    this.method = method;
-    this.path = path;
-    this.problem = problem;
-    this.type = problem?.type;
-    this.title = problem?.title;
-    this.detail = problem?.detail ?? (typeof body === "string" && body ? body : undefined);
-    this.instance = problem?.instance;
-    this.errors = Array.isArray(problem?.errors) ? problem.errors : [];
-    this.response = response;
+    this.method = request?.method ?? "UNKNOWN";
+    this.path = pathOf(request?.url ?? response.url);
+    this.type = read.type;
+    this.kind = read.kind;
+    this.title = options.title ?? read.title;
+    this.detail = options.detail ?? read.detail;
+    this.instance = read.instance;
+    this.errors = read.errors;
+    this.problem = read.problem;
+    // Not enumerable, so that printing the error shows the error, not a Response and its body.
+    Object.defineProperty(this, "body", { value: body, enumerable: false });
+    Object.defineProperty(this, "response", { value: response, enumerable: false });
+    this.message = describe(this);
+  }
+
+  /** What node prints for an uncaught error, console.error and util.inspect: the message and the stack, no internals. */
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return this.stack ?? `${this.name}: ${this.message}`;
   }
 }
 

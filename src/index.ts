@@ -9,7 +9,8 @@ export {
   type ResultFor,
 } from "./client.js";
 export { DEFAULT_RETRY, parseRetryAfter, type RetryOptions } from "./retry.js";
-export { ApiError, unwrap, type ClientResult } from "./errors.js";
+export { DEFAULT_TIMEOUT_MS, RequestTimeoutError } from "./timeout.js";
+export { ApiError, unwrap, type ApiErrorOptions, type ClientResult } from "./errors.js";
 export {
   DEFAULT_PAGE_SIZE,
   paginate,
@@ -32,8 +33,12 @@ export type * from "./types.js";
 export {
   DEPLOYMENT_STATUSES,
   DEPLOYMENT_TYPES,
+  FIELD_ERROR_CODES,
+  PROBLEM_TYPES,
   REVISION_SOURCES,
   REVISION_STATUSES,
   SOURCES,
   TERMINAL_REVISION_STATUSES,
+  type FieldErrorCode,
+  type ProblemKind,
 } from "../generated/constants.js";

@@ -1,5 +1,5 @@
-// Retries of safe requests (GET, HEAD) on 429, 502, 503 and 504 and on network failures (fetch
-// rejecting, such as a dropped connection), as a fetch wrapper under openapi-fetch:
+// Retries of safe requests (GET, HEAD) on 429, 502, 503 and 504 and on failed attempts (fetch
+// rejecting: a dropped connection, a body cut short, an attempt timed out), as a fetch wrapper under openapi-fetch:
 // it sees the final Request (headers set by middleware included) and returns the last Response.
 // PATCH and every other method go through once: a PATCH that creates a revision is not idempotent.
 import { sleep } from "./sleep.js";
@@ -23,11 +23,15 @@ const RETRY_METHODS = new Set(["GET", "HEAD"]);
 
 export type FetchFunction = (request: Request) => Promise<Response>;
 
-/** Milliseconds to wait from a `Retry-After` value (delay-seconds or an HTTP date), or undefined if it is absent or unreadable. */
+/**
+ * Milliseconds to wait from a `Retry-After` value, or undefined if it is absent or unreadable.
+ * Reads delay-seconds, with a fraction too (`1.5`: HTTP says whole seconds, servers send fractions),
+ * and HTTP dates.
+ */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
   if (value === null) return undefined;
   const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  if (/^\d+(?:\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
   const date = Date.parse(text);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
@@ -48,7 +52,7 @@ export function withRetry(fetchOnce: FetchFunction, options: RetryOptions): Fetc
       try {
         response = await fetchOnce(request);
       } catch (error) {
-        // An aborted request stays aborted; any other rejection is the network failing.
+        // The caller's abort stays an abort; any other rejection (the network, the attempt's deadline) is worth another try.
         if (request.signal.aborted || attempt >= options.retries) throw error;
         await sleep(backoff(attempt, options), request.signal);
         continue;

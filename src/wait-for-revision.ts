@@ -2,6 +2,7 @@
 import { TERMINAL_REVISION_STATUSES } from "../generated/constants.js";
 import type { DeploymentsClient } from "./client.js";
 import { unwrap } from "./errors.js";
+import { checkDelay } from "./option-checks.js";
 import { sleep } from "./sleep.js";
 import type { Revision, RevisionStatus } from "./types.js";
 
@@ -23,6 +24,18 @@ export interface WaitForRevisionOptions {
 }
 
 export const DEFAULT_WAIT = Object.freeze({ timeoutMs: 15 * 60_000, intervalMs: 2_000 });
+
+/**
+ * The timeout and interval with their defaults, or a TypeError naming a bad one: `timeoutMs` must be
+ * > 0, `intervalMs` >= 0, both finite. deployRevision checks them before it patches anything.
+ */
+export function checkWaitOptions(options: WaitForRevisionOptions, where = "waitForRevision"): { timeoutMs: number; intervalMs: number } {
+  const { timeoutMs, intervalMs } = options;
+  return {
+    timeoutMs: timeoutMs === undefined ? DEFAULT_WAIT.timeoutMs : checkDelay(where, "timeoutMs", timeoutMs, true),
+    intervalMs: intervalMs === undefined ? DEFAULT_WAIT.intervalMs : checkDelay(where, "intervalMs", intervalMs),
+  };
+}
 
 const terminal: ReadonlySet<string> = new Set(TERMINAL_REVISION_STATUSES);
 
@@ -60,7 +73,8 @@ export class RevisionFailedError extends Error {
  * terminal (DEPLOYED, CREATE_FAILED, BUILD_FAILED, DEPLOY_FAILED, SKIPPED, INTERRUPTED) and
  * resolves with it. Rejects with ApiError on an error response (after the client's own retries),
  * RevisionWaitTimeoutError on timeout, the signal's reason on abort, and, with `throwOnFailure`,
- * RevisionFailedError when the revision did not end DEPLOYED.
+ * RevisionFailedError when the revision did not end DEPLOYED. Throws a TypeError for a bad
+ * `timeoutMs` or `intervalMs`.
  */
 export async function waitForRevision(
   client: DeploymentsClient,
@@ -68,7 +82,8 @@ export async function waitForRevision(
   revisionId: string,
   options: WaitForRevisionOptions = {},
 ): Promise<Revision> {
-  const { timeoutMs = DEFAULT_WAIT.timeoutMs, intervalMs = DEFAULT_WAIT.intervalMs, onStatus } = options;
+  const { timeoutMs, intervalMs } = checkWaitOptions(options);
+  const { onStatus } = options;
   let lastStatus: RevisionStatus | undefined;
   // One signal for the caller's abort and the timeout: it cancels the request in flight too.
   const stop = new AbortController();
