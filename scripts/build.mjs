@@ -134,6 +134,14 @@ await step("constants", docHash, ["constants.js", "constants.d.ts"], async () =>
   await writeFile(join(outDir, "constants.d.ts"), dts);
 });
 
+// validators.js, validators.d.ts: the simulator's request validators as ajv standalone code.
+const validatorsScript = join(root, "scripts", "build-validators.mjs");
+const validatorsTools = (await toolVersion("ajv")) + (await toolVersion("ajv-formats")) + (await toolVersion("esbuild"));
+await step("validators", docHash + (await hashOf([validatorsScript, join(root, "src", "openapi", "walk.ts")])) + validatorsTools, ["validators.js", "validators.d.ts"], async () => {
+  const { buildValidators } = await import("./build-validators.mjs");
+  await buildValidators(bundled, outDir);
+});
+
 if (withDocs) {
   await step("docs", docHash + (await hashOf([join(root, "redocly.yaml"), join(root, "scripts", "docs-template.hbs")])) + (await toolVersion("@redocly/cli")), ["docs/index.html"], async () => {
     await run(process.execPath, [redocly, "build-docs", bundled, "-o", join(outDir, "docs", "index.html"), "--inlineBundle", "--config", join(root, "redocly.yaml"), "--lint-config", "off"], { cwd: root });
