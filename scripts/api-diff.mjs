@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+// `npm run api:diff`: the breaking-change gate. Compares the bundled document (generated/openapi.json)
+// with the bundle of the last release (the highest version under api/releases/, a file named after
+// the package version it shipped in), lists every change a client can notice, and fails when a
+// change can break a client unless both info.version and the package's major version were bumped.
+//
+// Why not `redocly diff`: in @redocly/cli 2.77 (experimental) it rates a removed path, a removed
+// operation, a removed response field, a parameter or body field made required and a response field
+// made nullable or optional all as "patch", so it would let every one of them through.
+// The rules live in ./api-diff/compare.mjs.
+//
+//   node scripts/api-diff.mjs [--base FILE] [--revision FILE] [--package-version V] [--format text|json|markdown]
+// Exit codes: 0 no breaking change, or breaking changes with both majors bumped; 1 breaking changes
+// without the bumps; 2 usage error (unknown flag, unreadable file).
+import { readdir, readFile } from "node:fs/promises";
+import { basename, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { compareDocuments } from "./api-diff/compare.mjs";
+import { loadWalk } from "./walk-loader.mjs";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const releasesDir = join(root, "api", "releases");
+
+function fail(message) {
+  console.error(`api:diff: ${message}`);
+  process.exit(2);
+}
+
+let values;
+try {
+  ({ values } = parseArgs({
+    options: {
+      base: { type: "string" },
+      revision: { type: "string" },
+      "package-version": { type: "string" },
+      format: { type: "string", default: "text" },
+      help: { type: "boolean", short: "h" },
+    },
+  }));
+} catch (error) {
+  fail(`${error.message} (see --help)`);
+}
+if (values.help) {
+  console.log("usage: node scripts/api-diff.mjs [--base api/releases/X.Y.Z.json] [--revision generated/openapi.json] [--package-version V] [--format text|json|markdown]");
+  process.exit(0);
+}
+if (!["text", "json", "markdown"].includes(values.format)) fail(`--format must be text, json or markdown, not ${JSON.stringify(values.format)}`);
+
+const parseVersion = (v) => /^(\d+)\.(\d+)\.(\d+)/.exec(String(v))?.slice(1).map(Number);
+const compareVersions = (a, b) => {
+  const [x, y] = [parseVersion(a), parseVersion(b)];
+  return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+};
+
+/** The release bundle with the highest version under api/releases/. */
+async function latestRelease() {
+  const names = (await readdir(releasesDir).catch(() => [])).filter((n) => /^\d+\.\d+\.\d+\.json$/.test(n));
+  if (names.length === 0) fail(`no release bundle in ${relative(root, releasesDir)}/ (a file named <version>.json)`);
+  return join(releasesDir, names.map((n) => n.slice(0, -5)).sort(compareVersions).at(-1) + ".json");
+}
+
+async function readJson(file, what) {
+  try {
+    return JSON.parse(await readFile(file, "utf8"));
+  } catch (error) {
+    return fail(`cannot read ${what} ${file}: ${error.message}`);
+  }
+}
+
+const baseFile = resolve(values.base ?? (await latestRelease()));
+const revisionFile = resolve(values.revision ?? join(root, "generated", "openapi.json"));
+const basePackageVersion = basename(baseFile, ".json");
+if (!parseVersion(basePackageVersion)) fail(`the base file must be named after the package version it shipped in (e.g. 0.1.0.json), not ${basename(baseFile)}`);
+const base = await readJson(baseFile, "base");
+const revision = await readJson(revisionFile, "revision");
+const packageVersion = values["package-version"] ?? (await readJson(join(root, "package.json"), "package.json")).version;
+
+const changes = compareDocuments(base, revision, await loadWalk());
+const breaking = changes.filter((c) => c.impact === "breaking");
+const versions = {
+  api: { base: base.info?.version, revision: revision.info?.version },
+  package: { base: basePackageVersion, revision: packageVersion },
+};
+const majorBumped = (v) => parseVersion(v.revision) && parseVersion(v.base) && parseVersion(v.revision)[0] > parseVersion(v.base)[0];
+const missingBumps = breaking.length === 0 ? [] : [["info.version", versions.api], ["package.json version", versions.package]].filter(([, v]) => !majorBumped(v));
+const ok = missingBumps.length === 0;
+
+const rel = (file) => relative(process.cwd(), file) || file;
+const line = (c) => `${c.where}: ${c.message}${c.operations.length ? ` (${c.operations.join(", ")})` : ""}`;
+
+if (values.format === "json") {
+  console.log(JSON.stringify({ base: rel(baseFile), revision: rel(revisionFile), versions, ok, missingBumps: missingBumps.map(([name]) => name), changes }, null, 2));
+} else if (values.format === "markdown") {
+  // The changelog's API part for this release: paste it under the version's heading and add words where needed.
+  const section = (title, list) => (list.length ? [`### ${title}`, "", ...list.map((c) => `- ${c.side === "document" ? "" : `${c.side}: `}\`${c.where}\`: ${c.message}`), ""] : []);
+  console.log(
+    [
+      `API changes from ${versions.api.base} (package ${versions.package.base}) to ${versions.api.revision} (package ${versions.package.revision}):`,
+      "",
+      ...section("Breaking", breaking),
+      ...section("Non-breaking", changes.filter((c) => c.impact !== "breaking")),
+      ...(changes.length ? [] : ["No change a client can notice.", ""]),
+    ].join("\n"),
+  );
+} else {
+  console.log(`api:diff ${rel(revisionFile)} (info.version ${versions.api.revision}, package ${versions.package.revision})`);
+  console.log(`  against ${rel(baseFile)} (info.version ${versions.api.base}, package ${versions.package.base})`);
+  const print = (title, list) => {
+    if (list.length === 0) return;
+    console.log(`\n${title} (${list.length}):`);
+    for (const c of list) console.log(`  ${c.side.padEnd(8)} ${line(c)}`);
+  };
+  print("Breaking changes", breaking);
+  print("Non-breaking changes", changes.filter((c) => c.impact !== "breaking"));
+  if (changes.length === 0) console.log("\nNo change a client can notice.");
+  console.log("");
+  if (!ok) {
+    for (const [name, v] of missingBumps) console.log(`FAIL: breaking changes need a new major ${name}: ${v.base} -> ${v.revision} is not one.`);
+    console.log("Bump info.version in openapi/openapi.yaml and the package version (npm version major), or undo the breaking changes.");
+  } else if (breaking.length > 0) {
+    console.log(`OK: ${breaking.length} breaking changes, released as a new major (info.version ${versions.api.base} -> ${versions.api.revision}, package ${versions.package.base} -> ${versions.package.revision}).`);
+  } else {
+    console.log(`OK: no breaking change${changes.length ? `; ${changes.length} non-breaking` : ""}.`);
+  }
+}
+process.exit(ok ? 0 : 1);

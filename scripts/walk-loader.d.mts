@@ -1,0 +1,2 @@
+// Types for scripts/walk-loader.mjs.
+export declare function loadWalk(): Promise<typeof import("../src/openapi/walk.js")>;
