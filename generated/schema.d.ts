@@ -73,8 +73,9 @@ export interface paths {
         };
         /**
          * List a deployment's revisions
-         * @description Returns one page of the deployment's revisions, newest first. List items carry the
-         *     revision's configuration and times; get a revision by id for its `status` and `source`.
+         * @description Returns one page of the deployment's revisions, newest first. Each item is a whole revision,
+         *     with its `status` and `source`, so following a deployment's revisions needs no request per
+         *     revision. Filter by `status` (comma-separated states) to find, say, the failed ones.
          */
         get: operations["listRevisions"];
         put?: never;
@@ -309,7 +310,7 @@ export interface components {
          */
         ImagePullSecret: {
             /** @description The name of the Secret in the deployment's namespace. */
-            name?: string;
+            name: string;
         };
         /**
          * Volume
@@ -320,21 +321,21 @@ export interface components {
             /** @description The name that `volume_mounts` and container `volumeMounts` refer to. */
             name?: string;
             /** @description Projects a ConfigMap's keys as files. */
-            configMap?: Record<string, never>;
+            configMap?: Record<string, never> | null;
             /** @description Projects a Secret's keys as files. */
-            secret?: Record<string, never>;
+            secret?: Record<string, never> | null;
             /** @description A scratch directory that lives as long as the pod. */
-            emptyDir?: Record<string, never>;
+            emptyDir?: Record<string, never> | null;
             /** @description Mounts a PersistentVolumeClaim. */
-            persistentVolumeClaim?: Record<string, never>;
+            persistentVolumeClaim?: Record<string, never> | null;
             /** @description Mounts an NFS export. */
-            nfs?: Record<string, never>;
+            nfs?: Record<string, never> | null;
             /** @description Projects several sources into one directory. */
-            projected?: Record<string, never>;
+            projected?: Record<string, never> | null;
             /** @description Exposes pod fields as files. */
-            downwardAPI?: Record<string, never>;
+            downwardAPI?: Record<string, never> | null;
             /** @description A volume from a CSI driver. */
-            csi?: Record<string, never>;
+            csi?: Record<string, never> | null;
         };
         /**
          * VolumeMount
@@ -346,13 +347,13 @@ export interface components {
             /** @description The path inside the container, such as `/etc/agent`. */
             mountPath?: string;
             /** @description A path inside the volume to mount instead of its root. */
-            subPath?: string;
+            subPath?: string | null;
             /** @description How mounts propagate between host and container (`None`, `HostToContainer`, `Bidirectional`). */
-            mountPropagation?: string;
+            mountPropagation?: string | null;
             /** @description Mount read-only when true. */
-            readOnly?: boolean;
+            readOnly?: boolean | null;
             /** @description Like `subPath`, with `$(VAR)` references expanded from the container's environment. */
-            subPathExpr?: string;
+            subPathExpr?: string | null;
         };
         /**
          * EnvVar
@@ -360,11 +361,11 @@ export interface components {
          */
         EnvVar: {
             /** @description The variable name. */
-            name?: string;
+            name: string;
             /** @description The literal value. */
-            value?: string;
+            value?: string | null;
             /** @description Where to read the value from, such as `secretKeyRef` or `configMapKeyRef`. */
-            valueFrom?: Record<string, never>;
+            valueFrom?: Record<string, never> | null;
         };
         /**
          * ResourceRequirements
@@ -372,9 +373,13 @@ export interface components {
          */
         ResourceRequirements: {
             /** @description The most the container may use, by resource name (`cpu`, `memory`). */
-            limits?: Record<string, never>;
+            limits?: {
+                [key: string]: string;
+            } | null;
             /** @description What the scheduler reserves for the container, by resource name. */
-            requests?: Record<string, never>;
+            requests?: {
+                [key: string]: string;
+            } | null;
         };
         /**
          * Container
@@ -384,121 +389,124 @@ export interface components {
          */
         Container: {
             /** @description The container name, unique within the pod. */
-            name?: string;
+            name: string;
             /** @description The image to run, such as `busybox:1.36`. */
-            image?: string;
+            image: string;
             /** @description When to pull the image (`Always`, `IfNotPresent`, `Never`). */
-            imagePullPolicy?: string;
+            imagePullPolicy?: string | null;
             /** @description The working directory of the process. */
-            workingDir?: string;
+            workingDir?: string | null;
             /** @description Set to `Always` on an init container to make it a native sidecar. */
-            restartPolicy?: string;
+            restartPolicy?: string | null;
             /** @description The entrypoint, replacing the image's. */
-            command?: string[];
+            command?: string[] | null;
             /** @description Arguments to the entrypoint. */
-            args?: string[];
+            args?: string[] | null;
             /** @description Environment variables of the container. */
-            env?: components["schemas"]["EnvVar"][];
+            env?: components["schemas"]["EnvVar"][] | null;
             /** @description Sources (ConfigMaps, Secrets) whose keys all become environment variables. */
-            envFrom?: Record<string, never>[];
-            resources?: components["schemas"]["ResourceRequirements"];
+            envFrom?: Record<string, never>[] | null;
+            /** @description Compute resources of the container. */
+            resources?: components["schemas"]["ResourceRequirements"] | null;
             /** @description Volumes mounted into this container. */
-            volumeMounts?: components["schemas"]["VolumeMount"][];
+            volumeMounts?: components["schemas"]["VolumeMount"][] | null;
             /** @description The Kubernetes security context of the container. */
-            securityContext?: Record<string, never>;
+            securityContext?: Record<string, never> | null;
         };
         /**
          * ResourceSpec
          * @description Compute resources and pod settings of a deployment's workloads: the API server, the queue
          *     worker, the orchestrator and executors, Redis and the database. Changing it updates the
-         *     deployment in place and creates no revision. Numbers are plain numbers; fields ending in `_mb`
-         *     are megabytes and `db_storage_gi` is gibibytes. The unit of the cpu fields is the service's own.
+         *     deployment in place and creates no revision. Every field may be null (the service default).
+         *     Numbers are plain numbers; fields ending in `_mb` are megabytes and `db_storage_gi` is gibibytes.
+         *     The cpu fields are in cores, fractions allowed (`0.5` is 500m): requests (`cpu`, `queue_cpu`,
+         *     `redis_cpu`) from 0.1 to 8, limits (`cpu_limit`, `queue_cpu_limit`, `redis_cpu_limit`) from 0.1 to 16.
          */
         ResourceSpec: {
             /** @description The fewest replicas of the API server. */
-            min_scale?: number;
+            min_scale?: number | null;
             /** @description The most replicas the API server scales out to. */
-            max_scale?: number;
+            max_scale?: number | null;
             /** @description CPU requested by each API replica. */
-            cpu?: number;
+            cpu?: number | null;
             /** @description CPU limit of each API replica. */
-            cpu_limit?: number;
+            cpu_limit?: number | null;
             /** @description Memory requested by each API replica, in megabytes. */
-            memory_mb?: number;
+            memory_mb?: number | null;
             /** @description Memory limit of each API replica, in megabytes. */
-            memory_limit_mb?: number;
+            memory_limit_mb?: number | null;
             /** @description The fewest replicas of the queue worker. */
-            queue_min_scale?: number;
+            queue_min_scale?: number | null;
             /** @description The most replicas of the queue worker. */
-            queue_max_scale?: number;
+            queue_max_scale?: number | null;
             /** @description CPU requested by each queue worker. */
-            queue_cpu?: number;
+            queue_cpu?: number | null;
             /** @description CPU limit of each queue worker. */
-            queue_cpu_limit?: number;
+            queue_cpu_limit?: number | null;
             /** @description Memory requested by each queue worker, in megabytes. */
-            queue_memory_mb?: number;
+            queue_memory_mb?: number | null;
             /** @description Memory limit of each queue worker, in megabytes. */
-            queue_memory_limit_mb?: number;
+            queue_memory_limit_mb?: number | null;
             /** @description CPU requested by each orchestrator replica. */
-            orchestrator_cpu?: number;
+            orchestrator_cpu?: number | null;
             /** @description CPU limit of each orchestrator replica. */
-            orchestrator_cpu_limit?: number;
+            orchestrator_cpu_limit?: number | null;
             /** @description Memory requested by each orchestrator replica, in megabytes. */
-            orchestrator_memory_mb?: number;
+            orchestrator_memory_mb?: number | null;
             /** @description Memory limit of each orchestrator replica, in megabytes. */
-            orchestrator_memory_limit_mb?: number;
+            orchestrator_memory_limit_mb?: number | null;
             /** @description The fewest orchestrator replicas. */
-            orchestrator_min_scale?: number;
+            orchestrator_min_scale?: number | null;
             /** @description The most orchestrator replicas. */
-            orchestrator_max_scale?: number;
+            orchestrator_max_scale?: number | null;
             /** @description CPU requested by each executor. */
-            executor_cpu?: number;
+            executor_cpu?: number | null;
             /** @description CPU limit of each executor. */
-            executor_cpu_limit?: number;
+            executor_cpu_limit?: number | null;
             /** @description Memory requested by each executor, in megabytes. */
-            executor_memory_mb?: number;
+            executor_memory_mb?: number | null;
             /** @description Memory limit of each executor, in megabytes. */
-            executor_memory_limit_mb?: number;
+            executor_memory_limit_mb?: number | null;
             /** @description CPU requested by the Redis instance. */
-            redis_cpu?: number;
+            redis_cpu?: number | null;
             /** @description CPU limit of the Redis instance. */
-            redis_cpu_limit?: number;
+            redis_cpu_limit?: number | null;
             /** @description Memory requested by the Redis instance, in megabytes. */
-            redis_memory_mb?: number;
+            redis_memory_mb?: number | null;
             /** @description Memory limit of the Redis instance, in megabytes. */
-            redis_memory_limit_mb?: number;
+            redis_memory_limit_mb?: number | null;
             /** @description CPU requested by the database. */
-            db_cpu?: number;
+            db_cpu?: number | null;
             /** @description CPU limit of the database. */
-            db_cpu_limit?: number;
+            db_cpu_limit?: number | null;
             /** @description Memory requested by the database, in megabytes. */
-            db_memory_mb?: number;
+            db_memory_mb?: number | null;
             /** @description Memory limit of the database, in megabytes. */
-            db_memory_limit_mb?: number;
+            db_memory_limit_mb?: number | null;
             /** @description Storage of the database, in gibibytes. */
-            db_storage_gi?: number;
+            db_storage_gi?: number | null;
             /** @description The most connections the database accepts. */
-            db_max_connections?: number;
+            db_max_connections?: number | null;
             /** @description Kubernetes labels added to the deployment's pods. */
             labels?: {
                 [key: string]: string;
-            };
+            } | null;
             /** @description Kubernetes annotations added to the deployment's pods. */
             annotations?: {
                 [key: string]: string;
-            };
+            } | null;
             /** @description The Kubernetes service account the pods run as. */
-            service_account_name?: string;
+            service_account_name?: string | null;
             /** @description Secrets with registry credentials for pulling the deployment's images. */
-            image_pull_secrets?: components["schemas"]["ImagePullSecret"][];
+            image_pull_secrets?: components["schemas"]["ImagePullSecret"][] | null;
             /** @description Volumes that the application container and sidecars can mount. */
-            volumes?: components["schemas"]["Volume"][];
+            volumes?: components["schemas"]["Volume"][] | null;
             /** @description Volumes mounted into the application container. */
-            volume_mounts?: components["schemas"]["VolumeMount"][];
+            volume_mounts?: components["schemas"]["VolumeMount"][] | null;
             /** @description Containers that run to completion before the application starts. */
-            init_containers?: components["schemas"]["Container"][];
+            init_containers?: components["schemas"]["Container"][] | null;
             /** @description Containers that run beside the application for its whole life. */
-            sidecars?: components["schemas"]["Container"][];
+            sidecars?: components["schemas"]["Container"][] | null;
         };
         /**
          * ListenerConfig
@@ -506,7 +514,7 @@ export interface components {
          */
         ListenerConfig: {
             /** @description The Kubernetes namespace to deploy into; one of the listener's `compute_config.k8s_namespaces`. */
-            k8s_namespace?: string;
+            k8s_namespace?: string | null;
         };
         /**
          * SourceConfig
@@ -540,6 +548,12 @@ export interface components {
             install_command?: string | null;
             /** @description Overrides the command that builds the application. */
             build_command?: string | null;
+            /**
+             * @description The tier of the deployment (`dev_free`, `dev` or `prod`), the value the deployment list's
+             *     `deployment_type` filter matches; null when the service has not set one. Set by the service:
+             *     responses only, rejected in a patch.
+             */
+            readonly deployment_type?: components["schemas"]["DeploymentType"] | null;
         };
         /**
          * SourceRevisionConfig
@@ -565,9 +579,9 @@ export interface components {
          */
         Secret: {
             /** @description The name the application reads the secret by, such as `OPENAI_API_KEY`. */
-            name?: string;
+            name: string;
             /** @description The secret value. */
-            value?: string;
+            value: string;
         };
         /**
          * SecretReference
@@ -576,11 +590,11 @@ export interface components {
          */
         SecretReference: {
             /** @description The environment variable name the application sees. */
-            name?: string;
+            name: string;
             /** @description The name of the Kubernetes Secret. */
-            secret_name?: string;
+            secret_name: string;
             /** @description The key inside that Secret whose value is used. */
-            secret_key?: string;
+            secret_key: string;
         };
         /**
          * Deployment
@@ -739,11 +753,12 @@ export interface components {
          * SourceConfigInput
          * @description The `source_config` of a patch. Present fields replace the deployment's; it creates no
          *     revision. Unknown fields are rejected, and so are unknown fields of `resource_spec` and
-         *     `listener_config`.
+         *     `listener_config`; `deployment_type` is set by the service and cannot be sent.
          */
         SourceConfigInput: {
             resource_spec?: components["schemas"]["ResourceSpecInput"] | null;
             listener_config?: components["schemas"]["ListenerConfigInput"] | null;
+            deployment_type?: never;
         } & components["schemas"]["SourceConfig"];
         /**
          * SourceRevisionConfigInput
@@ -799,63 +814,42 @@ export interface components {
          */
         RevisionStatus: "CREATING" | "QUEUED" | "AWAITING_BUILD" | "BUILDING" | "AWAITING_DEPLOY" | "DEPLOYING" | "CREATE_FAILED" | "BUILD_FAILED" | "DEPLOY_FAILED" | "DEPLOYED" | "SKIPPED" | "INTERRUPTED" | "UNKNOWN";
         /**
-         * RevisionListItem
-         * @description A revision as the revision list shows it. Get the revision by id for its `status` and `source`.
-         */
-        RevisionListItem: {
-            /**
-             * Format: uuid
-             * @description The revision's identifier.
-             */
-            readonly id?: string;
-            source_revision_config?: components["schemas"]["SourceRevisionConfig"];
-            /**
-             * Format: date-time
-             * @description When the revision was created.
-             */
-            readonly created_at?: string;
-            /**
-             * Format: date-time
-             * @description When the revision last changed state.
-             */
-            readonly updated_at?: string;
-        };
-        /**
-         * RevisionPage
-         * @description One page of a deployment's revisions, newest first.
-         */
-        RevisionPage: {
-            /** @description The revisions of this page. Fewer than `limit` means this is the last page. */
-            resources: components["schemas"]["RevisionListItem"][];
-            /**
-             * Format: int32
-             * @description The `offset` to send for the next page (the request's offset plus the number of resources returned).
-             */
-            offset: number;
-        };
-        /**
          * Revision
          * @description A snapshot of a deployment's source revision configuration, built and deployed as one unit.
+         *     The revision list returns whole revisions too, so a list can be read without a request per revision.
          */
         Revision: {
             /**
              * Format: uuid
              * @description The revision's identifier.
              */
-            readonly id?: string;
-            source?: components["schemas"]["DeploymentSource"];
-            source_revision_config?: components["schemas"]["SourceRevisionConfig"];
-            readonly status?: components["schemas"]["RevisionStatus"];
+            readonly id: string;
+            source: components["schemas"]["DeploymentSource"];
+            source_revision_config: components["schemas"]["SourceRevisionConfig"];
+            readonly status: components["schemas"]["RevisionStatus"];
             /**
              * Format: date-time
              * @description When the revision was created.
              */
-            readonly created_at?: string;
+            readonly created_at: string;
             /**
              * Format: date-time
              * @description When the revision last changed state.
              */
-            readonly updated_at?: string;
+            readonly updated_at: string;
+        };
+        /**
+         * RevisionPage
+         * @description One page of a deployment's revisions, newest first.
+         */
+        RevisionPage: {
+            /** @description The revisions of this page, whole (with `status` and `source`). Fewer than `limit` means this is the last page. */
+            resources: components["schemas"]["Revision"][];
+            /**
+             * Format: int32
+             * @description The `offset` to send for the next page (the request's offset plus the number of resources returned).
+             */
+            offset: number;
         };
         /**
          * ComputeConfig
@@ -874,30 +868,33 @@ export interface components {
              * Format: uuid
              * @description The listener's identifier, assigned by the service; deployments refer to it as `source_config.listener_id`.
              */
-            readonly id?: string;
+            readonly id: string;
             /**
              * @description The kind of compute. `k8s` (Kubernetes) is the value in use. Cannot be changed after the listener is created.
              * @example k8s
              */
-            compute_type?: string;
+            compute_type: string;
             /**
              * @description Your unique identifier of the compute infrastructure; for `k8s`, the cluster name.
              *     Cannot be changed after the listener is created.
              */
-            compute_id?: string;
-            compute_config?: components["schemas"]["ComputeConfig"];
-            /** @description The version of the listener (the agent running in the cluster). It is a resource field, not the version of this API. */
-            version?: string;
+            compute_id: string;
+            compute_config: components["schemas"]["ComputeConfig"];
+            /**
+             * @description The version of the listener (the agent running in the cluster), or null when the listener
+             *     has not reported one. It is a resource field, not the version of this API.
+             */
+            version?: string | null;
             /**
              * Format: date-time
              * @description When the listener was created.
              */
-            readonly created_at?: string;
+            readonly created_at: string;
             /**
              * Format: date-time
              * @description When the listener last changed.
              */
-            readonly updated_at?: string;
+            readonly updated_at: string;
         };
         /**
          * ListenerPage
@@ -981,29 +978,29 @@ export interface components {
          */
         AgentConnection: {
             /** @description The connection's identifier. */
-            id?: string;
+            id: string;
             /** @description The agent the connection belongs to. */
-            agent_id?: string;
+            agent_id: string;
             /** @description The OAuth token the agent uses. */
-            oauth_token_id?: string;
+            oauth_token_id: string;
             /** @description The provider the token is from (its `provider_id`, such as `github`). */
-            provider_id?: string;
-            /** @description A label for the account at the provider, such as a user name or email address. */
-            provider_account_label?: string;
+            provider_id: string;
+            /** @description A label for the account at the provider, such as a user name or email address; null when the provider gave none. */
+            provider_account_label: string | null;
             /** @description The OAuth scopes granted to the token. */
-            scopes?: string[];
+            scopes: string[];
             /**
              * Format: date-time
-             * @description When the token expires.
+             * @description When the token expires; null when it does not expire.
              */
-            expires_at?: string;
+            expires_at: string | null;
             /** @description Who created the connection. */
-            created_by?: string;
+            created_by: string;
             /**
              * Format: date-time
              * @description When the connection was created.
              */
-            created_at?: string;
+            created_at: string;
         };
         /**
          * AgentConnectionList

@@ -18,7 +18,8 @@ export type ResourceSpec = Schemas["ResourceSpec"];
 export type Secret = Schemas["Secret"];
 export type SecretReference = Schemas["SecretReference"];
 export type Revision = Schemas["Revision"];
-export type RevisionListItem = Schemas["RevisionListItem"];
+/** @deprecated The revision list returns whole revisions since 1.0.0: use `Revision`. */
+export type RevisionListItem = Revision;
 export type RevisionPage = Schemas["RevisionPage"];
 export type RevisionStatus = Schemas["RevisionStatus"];
 export type Listener = Schemas["Listener"];

@@ -17,7 +17,6 @@ assert<
   >
 >(true);
 assert<Equal<Schemas["Deployment"]["status"], Schemas["DeploymentStatus"]>>(true);
-assert<Equal<NonNullable<Schemas["Revision"]["status"]>, Schemas["RevisionStatus"]>>(true);
 assert<Equal<Schemas["DeploymentSource"], "scm_host" | "external_docker" | "internal_docker" | "internal_source">>(true);
 assert<Equal<Schemas["RevisionSource"], "scm_host" | "internal_docker" | "internal_source" | null>>(true);
 
@@ -33,6 +32,38 @@ assert<Equal<Schemas["Deployment"]["active_revision_id"], string | null>>(true);
 assert<Equal<Schemas["Deployment"]["name"], string>>(true);
 assert<Equal<Schemas["OAuthProvider"]["code_challenge_method"], string | null>>(true);
 assert<Equal<Schemas["OAuthProvider"]["token_endpoint_auth_method"], string | undefined>>(true);
+
+// What the real service sends: ids and states that are always there need no `!`, and fields it
+// sends as null are `| null`.
+declare const revision: Schemas["Revision"];
+declare const page: Schemas["RevisionPage"];
+declare const listener: Schemas["Listener"];
+declare const connection: Schemas["AgentConnection"];
+declare const spec: NonNullable<NonNullable<Schemas["Deployment"]["source_config"]["resource_spec"]>>;
+const revisionIds: string[] = [revision.id, page.resources[0]!.id];
+const revisionStatus: Schemas["RevisionStatus"] = page.resources[0]!.status;
+const revisionSource: Schemas["DeploymentSource"] = revision.source;
+const computeType: string = listener.compute_type;
+const listenerId: string = listener.id;
+const scopes: string[] = connection.scopes;
+assert<Equal<Schemas["Revision"]["id"], string>>(true);
+assert<Equal<Schemas["Revision"]["status"], Schemas["RevisionStatus"]>>(true);
+assert<Equal<Schemas["RevisionPage"]["resources"][number], Schemas["Revision"]>>(true);
+assert<Equal<Schemas["Listener"]["version"], string | null | undefined>>(true);
+assert<Equal<Schemas["ListenerPatch"]["version"], string | undefined>>(true);
+assert<Equal<Schemas["AgentConnection"]["expires_at"], string | null>>(true);
+assert<Equal<Schemas["AgentConnection"]["provider_account_label"], string | null>>(true);
+assert<Equal<typeof spec.cpu, number | null | undefined>>(true);
+assert<Equal<typeof spec.labels, { [key: string]: string } | null | undefined>>(true);
+assert<Equal<NonNullable<Schemas["Deployment"]["source_config"]["deployment_type"]>, Schemas["DeploymentType"]>>(true);
+assert<Equal<Schemas["Container"]["name"], string>>(true);
+assert<Equal<Schemas["EnvVar"]["value"], string | null | undefined>>(true);
+// @ts-expect-error cpu may be null: it is not a plain number
+const cpu: number | undefined = spec.cpu;
+// @ts-expect-error a listener's version may be null
+const version: string | undefined = listener.version;
+// @ts-expect-error deployment_type is set by the service, not sent in a patch
+const withType: Schemas["DeploymentPatch"] = { source_config: { deployment_type: "prod" } };
 
 type Patch = Schemas["DeploymentPatch"];
 const ok: Patch = {
@@ -67,4 +98,5 @@ const badStatus: ListQuery = { status: "RUNNING" };
 type RevisionQuery = NonNullable<operations["listRevisions"]["parameters"]["query"]>;
 const revisionQuery: RevisionQuery = { status: ["DEPLOYED", "BUILD_FAILED"] };
 
+export { revisionIds, revisionStatus, revisionSource, computeType, listenerId, scopes, cpu, version, withType };
 export { ok, scaleOnly, withName, withSource, withSha, externalDocker, secretWithoutValue, listenerPatch, query, badLimit, badStatus, revisionQuery };
