@@ -1,0 +1,61 @@
+// dms deployments: the deployments, newest first, optionally filtered by name and state.
+import { DEPLOYMENT_STATUSES } from "../../../generated/constants.js";
+import { paginate } from "../../paginate.js";
+import type { Deployment, DeploymentStatus } from "../../types.js";
+import { clientFor, CONNECTION_OPTIONS, readConnection } from "../connection.js";
+import { EXIT } from "../exit-codes.js";
+import { listFailed, table, take } from "../list.js";
+import { Output, type Io } from "../output.js";
+import { REDACTED } from "../redact.js";
+import { nonEmpty, parseChoices, parseCommandLine, parseCount, UsageError } from "../usage.js";
+
+const OPTIONS = {
+  ...CONNECTION_OPTIONS,
+  "name-contains": { type: "string" },
+  status: { type: "string" },
+  limit: { type: "string" },
+  json: { type: "boolean" },
+} as const;
+
+/** The deployment without its secret values: a CI log is no place for them. */
+function withoutSecretValues(deployment: Deployment): Deployment {
+  if (!Array.isArray(deployment.secrets)) return deployment;
+  return { ...deployment, secrets: deployment.secrets.map((secret) => ({ ...secret, value: REDACTED })) };
+}
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const { values } = parseCommandLine(args, OPTIONS, []);
+  const limit = parseCount("--limit", values.limit, 20);
+  const nameContains = nonEmpty("--name-contains", values["name-contains"]);
+  let status: DeploymentStatus | undefined;
+  if (values.status !== undefined) {
+    if (values.status.includes(",")) throw new UsageError(`--status takes one state: ${DEPLOYMENT_STATUSES.join(", ")}`);
+    status = parseChoices("--status", values.status, DEPLOYMENT_STATUSES, "a deployment status")[0];
+  }
+  const connection = readConnection(values, io.env);
+  io.redactor.add(connection.apiKey);
+  const output = new Output(io, values.json === true);
+
+  const query = {
+    limit: Math.min(limit, 100),
+    ...(nameContains !== undefined ? { name_contains: nameContains } : {}),
+    ...(status !== undefined ? { status } : {}),
+  };
+  let deployments: Deployment[];
+  try {
+    deployments = await take(paginate(clientFor(connection), "/v2/deployments", { query }), limit);
+  } catch (error) {
+    return listFailed(io, output, "deployments", error, connection.baseUrl);
+  }
+  if (output.json) {
+    for (const deployment of deployments) output.event(withoutSecretValues(deployment));
+    return EXIT.ok;
+  }
+  if (deployments.length === 0) {
+    output.diagnostic("no deployments");
+    return EXIT.ok;
+  }
+  const rows = deployments.map((d) => [d.id ?? "", d.name ?? "", d.status ?? "", d.source ?? "", d.latest_revision_id ?? "-"]);
+  for (const line of table(["ID", "NAME", "STATUS", "SOURCE", "LATEST REVISION"], rows)) output.line(line);
+  return EXIT.ok;
+}

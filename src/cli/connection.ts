@@ -1,0 +1,56 @@
+// Where to send requests and with which key: flags first, then DMS_BASE_URL, DMS_API_KEY and DMS_TENANT_ID.
+import { createDeploymentsClient, type DeploymentsClient } from "../client.js";
+import { UsageError } from "./usage.js";
+
+/** The flags every command that calls the API accepts. */
+export const CONNECTION_OPTIONS = {
+  "base-url": { type: "string" },
+  "api-key": { type: "string" },
+  "tenant-id": { type: "string" },
+} as const;
+
+export interface Connection {
+  baseUrl: string;
+  apiKey: string;
+  tenantId: string | undefined;
+}
+
+interface ConnectionFlags {
+  "base-url"?: string | undefined;
+  "api-key"?: string | undefined;
+  "tenant-id"?: string | undefined;
+}
+
+function pick(flags: ConnectionFlags, env: NodeJS.ProcessEnv, flag: keyof ConnectionFlags, variable: string) {
+  const fromFlag = flags[flag];
+  if (fromFlag !== undefined) return { value: fromFlag.trim(), source: `--${flag}` };
+  const fromEnv = env[variable];
+  // An empty variable is what CI gives for a secret that is not set: treat it as missing.
+  return fromEnv ? { value: fromEnv.trim(), source: variable } : undefined;
+}
+
+export function readConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv): Connection {
+  const base = pick(flags, env, "base-url", "DMS_BASE_URL");
+  if (!base?.value) throw new UsageError("no service URL: set DMS_BASE_URL or pass --base-url");
+  let url: URL | undefined;
+  try {
+    url = new URL(base.value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    throw new UsageError(`${base.source} "${base.value}" is not an http:// or https:// URL`);
+  }
+  const key = pick(flags, env, "api-key", "DMS_API_KEY");
+  if (!key?.value) throw new UsageError("no API key: set DMS_API_KEY or pass --api-key");
+  const tenant = pick(flags, env, "tenant-id", "DMS_TENANT_ID");
+  return { baseUrl: base.value.replace(/\/+$/, ""), apiKey: key.value, tenantId: tenant?.value || undefined };
+}
+
+export function clientFor(connection: Connection): DeploymentsClient {
+  return createDeploymentsClient({
+    baseUrl: connection.baseUrl,
+    apiKey: connection.apiKey,
+    ...(connection.tenantId ? { tenantId: connection.tenantId } : {}),
+  });
+}

@@ -1,0 +1,87 @@
+// The body of `dms deploy`'s PATCH, built from its flags, and the rule of which patch creates a revision.
+import { REVISION_SOURCES } from "../../generated/constants.js";
+import type { DeploymentPatch, RevisionSource } from "../types.js";
+import { nonEmpty, parseChoices, UsageError } from "./usage.js";
+
+export const DEPLOY_PATCH_OPTIONS = {
+  ref: { type: "string" },
+  "graph-config-path": { type: "string" },
+  "image-uri": { type: "string" },
+  "source-tarball-path": { type: "string" },
+  "revision-source": { type: "string" },
+  secret: { type: "string", multiple: true },
+  "secret-from-env": { type: "string", multiple: true },
+} as const;
+
+export interface DeployPatchFlags {
+  ref?: string | undefined;
+  "graph-config-path"?: string | undefined;
+  "image-uri"?: string | undefined;
+  "source-tarball-path"?: string | undefined;
+  "revision-source"?: string | undefined;
+  secret?: string[] | undefined;
+  "secret-from-env"?: string[] | undefined;
+}
+
+/**
+ * Whether the service creates a new revision for this patch: it does when `source_revision_config`,
+ * `secrets`, `secret_references` or `revision_source` is present and not null. `source_config`
+ * alone changes the deployment in place.
+ */
+export function createsRevision(patch: DeploymentPatch): boolean {
+  return (
+    (patch.source_revision_config ?? null) !== null ||
+    (patch.secrets ?? null) !== null ||
+    (patch.secret_references ?? null) !== null ||
+    (patch.revision_source ?? null) !== null
+  );
+}
+
+// Kubernetes' rule for environment variable names, the strictest place a secret name ends up.
+const SECRET_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
+
+/** The secrets of --secret NAME=VALUE and --secret-from-env NAME. Messages never contain a value. */
+export function readSecrets(flags: DeployPatchFlags, env: NodeJS.ProcessEnv): { name: string; value: string }[] {
+  const secrets: { name: string; value: string }[] = [];
+  const add = (flag: string, name: string, value: string) => {
+    if (!SECRET_NAME.test(name)) {
+      throw new UsageError(`${flag}: the secret name must be letters, digits, "_", "-" or "." (the value is not shown)`);
+    }
+    if (secrets.some((s) => s.name === name)) throw new UsageError(`${flag}: the secret ${name} is given twice`);
+    secrets.push({ name, value });
+  };
+  for (const pair of flags.secret ?? []) {
+    const equals = pair.indexOf("=");
+    if (equals <= 0) throw new UsageError("--secret needs NAME=VALUE (the value is not shown)");
+    add("--secret", pair.slice(0, equals), pair.slice(equals + 1));
+  }
+  for (const name of flags["secret-from-env"] ?? []) {
+    const value = env[name];
+    // An empty value is what CI gives for a repository secret that does not exist.
+    if (value === undefined || value === "") {
+      throw new UsageError(`--secret-from-env ${name}: the environment variable ${name} is ${value === undefined ? "not set" : "empty"}`);
+    }
+    add("--secret-from-env", name, value);
+  }
+  return secrets;
+}
+
+/** The patch with exactly the fields the flags give. */
+export function buildDeployPatch(flags: DeployPatchFlags, secrets: { name: string; value: string }[]): DeploymentPatch {
+  const patch: DeploymentPatch = {};
+  const config = {
+    repo_ref: nonEmpty("--ref", flags.ref),
+    graph_config_path: nonEmpty("--graph-config-path", flags["graph-config-path"]),
+    image_uri: nonEmpty("--image-uri", flags["image-uri"]),
+    source_tarball_path: nonEmpty("--source-tarball-path", flags["source-tarball-path"]),
+  };
+  const given = Object.fromEntries(Object.entries(config).filter(([, value]) => value !== undefined));
+  if (Object.keys(given).length > 0) patch.source_revision_config = given;
+  if (flags["revision-source"] !== undefined) {
+    const raw = flags["revision-source"];
+    if (raw.includes(",")) throw new UsageError(`--revision-source takes one value: ${REVISION_SOURCES.join(", ")}`);
+    patch.revision_source = parseChoices("--revision-source", raw, REVISION_SOURCES, "a revision source")[0] as RevisionSource;
+  }
+  if (secrets.length > 0) patch.secrets = secrets;
+  return patch;
+}

@@ -1,0 +1,164 @@
+// The part `dms deploy` and `dms wait` share: wait for one revision while reporting each state
+// change, then report the outcome (stdout, --json, GitHub Actions) and choose the exit code.
+import type { DeploymentsClient } from "../client.js";
+import type { RevisionStatus } from "../types.js";
+import { RevisionWaitTimeoutError, waitForRevision } from "../wait-for-revision.js";
+import { EXIT, exitCodeForStatus } from "./exit-codes.js";
+import { annotateError, appendGithubSummary, writeGithubOutputs } from "./github.js";
+import { Interrupted } from "./interrupt.js";
+import { formatElapsed, type Io, type Output, type Style } from "./output.js";
+import { describeError } from "./problem.js";
+
+export interface RevisionRun {
+  io: Io;
+  output: Output;
+  command: "deploy" | "wait";
+  baseUrl: string;
+  deploymentId: string;
+  /** performance.now() when the command started; every elapsed time counts from it. */
+  startedAt: number;
+  /** The flags a resumed `dms wait` should repeat (never the API key). */
+  resumeFlags: string[];
+}
+
+export interface RunOutcome {
+  revisionId: string | null;
+  status: RevisionStatus | null;
+  exitCode: number;
+  /** Why the command did not end with a revision state, for people and the result object. */
+  error?: { summary: string; details: string[]; json: Record<string, unknown> };
+}
+
+export function elapsedMs(run: RevisionRun): number {
+  return Math.round(performance.now() - run.startedAt);
+}
+
+const STATUS_STYLE: Partial<Record<RevisionStatus, Style>> = {
+  DEPLOYED: "green",
+  CREATE_FAILED: "red",
+  BUILD_FAILED: "red",
+  DEPLOY_FAILED: "red",
+  INTERRUPTED: "yellow",
+  SKIPPED: "yellow",
+};
+
+/** Quotes an argument for a POSIX shell when it needs it. */
+function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+export function resumeCommand(run: RevisionRun, revisionId: string): string {
+  return ["dms", "wait", run.deploymentId, revisionId, ...run.resumeFlags].map(shellQuote).join(" ");
+}
+
+/** Reports a state change: a line for people, an event with --json. */
+export function reportStatus(run: RevisionRun, revisionId: string, status: RevisionStatus): void {
+  const elapsed = elapsedMs(run);
+  if (run.output.json) {
+    run.output.event({ event: "status", deployment_id: run.deploymentId, revision_id: revisionId, status, elapsed_ms: elapsed });
+  } else {
+    run.output.line(`${formatElapsed(elapsed).padStart(7)}  ${status}`, STATUS_STYLE[status]);
+  }
+}
+
+/** Waits for the revision; never throws: every way it can end is an outcome. */
+export async function followRevision(
+  run: RevisionRun,
+  client: DeploymentsClient,
+  revisionId: string,
+  options: { timeoutMs: number; intervalMs: number; signal: AbortSignal },
+): Promise<RunOutcome> {
+  let last: RevisionStatus | null = null;
+  run.output.startSpinner(() => `${last ?? "waiting"}  ${formatElapsed(elapsedMs(run))}  revision ${revisionId}`);
+  try {
+    const revision = await waitForRevision(client, run.deploymentId, revisionId, {
+      timeoutMs: options.timeoutMs,
+      intervalMs: options.intervalMs,
+      signal: options.signal,
+      onStatus: (status) => {
+        last = status;
+        reportStatus(run, revisionId, status);
+      },
+    });
+    const status = revision.status ?? null;
+    return { revisionId, status, exitCode: exitCodeForStatus(revision.status) };
+  } catch (error) {
+    return failedOutcome(run, error, revisionId, last);
+  } finally {
+    run.output.stopSpinner();
+  }
+}
+
+/** The outcome of an error thrown while deploying or waiting. */
+export function failedOutcome(run: RevisionRun, error: unknown, revisionId: string | null, status: RevisionStatus | null): RunOutcome {
+  if (error instanceof Interrupted) {
+    return { revisionId, status, exitCode: EXIT.interrupted, error: { summary: error.message, details: [], json: { kind: "interrupted" } } };
+  }
+  if (error instanceof RevisionWaitTimeoutError) {
+    const summary = `revision ${revisionId} did not end within ${formatElapsed(error.timeoutMs)}; last status ${status ?? "none"}`;
+    return { revisionId, status, exitCode: EXIT.timeout, error: { summary, details: [], json: { kind: "timeout", timeout_ms: error.timeoutMs } } };
+  }
+  return { revisionId, status, exitCode: EXIT.apiError, error: describeError(error, run.baseUrl) };
+}
+
+/** Prints the outcome, writes the GitHub Actions files, and returns the exit code. */
+export function finish(run: RevisionRun, outcome: RunOutcome): number {
+  const { io, output } = run;
+  const elapsed = elapsedMs(run);
+  const resume = outcome.exitCode === EXIT.interrupted && outcome.revisionId ? resumeCommand(run, outcome.revisionId) : undefined;
+
+  if (outcome.error) {
+    output.diagnostic(`dms ${run.command}: ${outcome.error.summary}`, "red");
+    for (const line of outcome.error.details) output.diagnostic(line);
+  }
+  if (outcome.exitCode === EXIT.interrupted) {
+    output.diagnostic(`deployment ${run.deploymentId}`);
+    output.diagnostic(`revision   ${outcome.revisionId ?? "(none created)"}`);
+    if (resume) output.diagnostic(`resume with: ${resume}`);
+  }
+  if (output.json) {
+    output.event({
+      event: "result",
+      deployment_id: run.deploymentId,
+      revision_id: outcome.revisionId,
+      status: outcome.status,
+      elapsed_ms: elapsed,
+      exit_code: outcome.exitCode,
+      ...(outcome.error ? { error: outcome.error.json } : {}),
+      ...(resume ? { resume } : {}),
+    });
+  } else if (outcome.status && !outcome.error) {
+    const style = STATUS_STYLE[outcome.status];
+    output.line(`revision ${outcome.revisionId} ${outcome.status} after ${formatElapsed(elapsed)}`, style);
+  }
+
+  writeGithubOutputs(io, {
+    deployment_id: run.deploymentId,
+    revision_id: outcome.revisionId ?? "",
+    status: outcome.status ?? "",
+  });
+  appendGithubSummary(io, summaryMarkdown(run, outcome, elapsed));
+  if (outcome.exitCode !== EXIT.ok) {
+    const message = outcome.error?.summary ?? `revision ${outcome.revisionId} ended ${outcome.status}`;
+    annotateError(io, `dms ${run.command}`, message);
+  }
+  return outcome.exitCode;
+}
+
+function summaryMarkdown(run: RevisionRun, outcome: RunOutcome, elapsed: number): string {
+  const icon = outcome.exitCode === EXIT.ok ? "✅" : "❌";
+  const headline = outcome.status ?? (outcome.error ? "error" : "created");
+  const rows = [
+    `### ${icon} dms ${run.command}: ${headline}`,
+    "",
+    "| | |",
+    "|---|---|",
+    `| deployment | \`${run.deploymentId}\` |`,
+    `| revision | ${outcome.revisionId ? `\`${outcome.revisionId}\`` : "none"} |`,
+    `| status | ${outcome.status ?? "none"} |`,
+    `| elapsed | ${formatElapsed(elapsed)} |`,
+    `| exit code | ${outcome.exitCode} |`,
+  ];
+  if (outcome.error) rows.push("", `${outcome.error.summary.replace(/\|/g, "\\|")}`);
+  return rows.join("\n") + "\n";
+}

@@ -1,0 +1,44 @@
+// GitHub Actions: step outputs in $GITHUB_OUTPUT, a markdown summary in $GITHUB_STEP_SUMMARY, and
+// ::error:: annotations when GITHUB_ACTIONS=true. Everything written is redacted first.
+import { randomUUID } from "node:crypto";
+import { appendFileSync } from "node:fs";
+import type { Io } from "./output.js";
+
+/** `name=value` lines, or the heredoc form for a value with a line break. */
+function outputLines(outputs: Record<string, string>): string {
+  return Object.entries(outputs)
+    .map(([name, value]) => {
+      if (!/[\r\n]/.test(value)) return `${name}=${value}\n`;
+      const delimiter = `ghadelimiter_${randomUUID()}`;
+      return `${name}<<${delimiter}\n${value}\n${delimiter}\n`;
+    })
+    .join("");
+}
+
+/** Escapes a workflow command's message: %, CR and LF would end or corrupt it. */
+function escapeMessage(text: string): string {
+  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+}
+
+function escapeProperty(text: string): string {
+  return escapeMessage(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
+}
+
+export function writeGithubOutputs(io: Io, outputs: Record<string, string>): void {
+  const file = io.env.GITHUB_OUTPUT;
+  if (file) appendFileSync(file, io.redactor.apply(outputLines(outputs)));
+}
+
+export function appendGithubSummary(io: Io, markdown: string): void {
+  const file = io.env.GITHUB_STEP_SUMMARY;
+  if (file) appendFileSync(file, io.redactor.apply(markdown.endsWith("\n") ? markdown : `${markdown}\n`));
+}
+
+/**
+ * An error annotation on stderr (the runner reads workflow commands from both streams; stdout stays
+ * JSON lines with --json).
+ */
+export function annotateError(io: Io, title: string, message: string): void {
+  if (io.env.GITHUB_ACTIONS !== "true") return;
+  io.stderr.write(io.redactor.apply(`::error title=${escapeProperty(title)}::${escapeMessage(message)}`) + "\n");
+}

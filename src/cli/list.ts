@@ -1,0 +1,35 @@
+// What `dms deployments` and `dms revisions` share: reading a list with paginate up to --limit items,
+// printing it as a table or as JSON lines, and reporting an API error.
+import { annotateError } from "./github.js";
+import { EXIT } from "./exit-codes.js";
+import type { Output, Io } from "./output.js";
+import { describeError } from "./problem.js";
+
+/** At most `limit` items of an async iterable. */
+export async function take<T>(items: AsyncIterable<T>, limit: number): Promise<T[]> {
+  const out: T[] = [];
+  if (limit <= 0) return out;
+  for await (const item of items) {
+    out.push(item);
+    if (out.length >= limit) break;
+  }
+  return out;
+}
+
+/** Columns padded to their widest cell; the last column is not padded. */
+export function table(header: string[], rows: string[][]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const format = (cells: string[]) =>
+    cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ").trimEnd();
+  return [format(header), ...rows.map(format)];
+}
+
+/** Prints a failed list call and returns exit code 6. */
+export function listFailed(io: Io, output: Output, command: string, error: unknown, baseUrl: string): number {
+  const described = describeError(error, baseUrl);
+  output.diagnostic(`dms ${command}: ${described.summary}`, "red");
+  for (const line of described.details) output.diagnostic(line);
+  if (output.json) output.event({ event: "result", exit_code: EXIT.apiError, error: described.json });
+  annotateError(io, `dms ${command}`, described.summary);
+  return EXIT.apiError;
+}

@@ -1,0 +1,100 @@
+// Where dms writes: stdout for results (JSON lines with --json), stderr for diagnostics and the live
+// spinner. Every write is redacted. Colours and the spinner only on a terminal, never with NO_COLOR.
+import type { Redactor } from "./redact.js";
+
+export interface Stream {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
+export interface Io {
+  stdout: Stream;
+  stderr: Stream;
+  env: NodeJS.ProcessEnv;
+  redactor: Redactor;
+}
+
+// SGR codes written directly: util.styleText checks process.stdout on newer Node, not the stream written to.
+const STYLES = { green: [32, 39], red: [31, 39], yellow: [33, 39], dim: [2, 22], bold: [1, 22] } as const;
+export type Style = keyof typeof STYLES;
+
+const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+const CLEAR_LINE = "\r\x1b[2K";
+
+/** https://no-color.org: any non-empty NO_COLOR turns colours off; so do pipes and TERM=dumb. */
+export function colorsOn(stream: Stream, env: NodeJS.ProcessEnv): boolean {
+  return stream.isTTY === true && !env.NO_COLOR && env.TERM !== "dumb";
+}
+
+/** "0.4s", "12.3s", "2m05s", "1h02m". */
+export function formatElapsed(ms: number): string {
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${seconds.toFixed(1)}s`;
+  const whole = Math.floor(seconds);
+  if (whole < 3600) return `${Math.floor(whole / 60)}m${String(whole % 60).padStart(2, "0")}s`;
+  return `${Math.floor(whole / 3600)}h${String(Math.floor((whole % 3600) / 60)).padStart(2, "0")}m`;
+}
+
+export class Output {
+  private spinner: { timer: NodeJS.Timeout; text: () => string; frame: number } | undefined;
+  private readonly outColors: boolean;
+  private readonly errColors: boolean;
+
+  constructor(
+    private readonly io: Io,
+    readonly json: boolean,
+  ) {
+    this.outColors = colorsOn(io.stdout, io.env);
+    this.errColors = colorsOn(io.stderr, io.env);
+  }
+
+  /** A line on stdout (for people; with --json use event()). */
+  line(text: string, style?: Style): void {
+    this.clearSpinner();
+    this.io.stdout.write(this.io.redactor.apply(this.paint(text, style, this.outColors)) + "\n");
+  }
+
+  /** A JSON line on stdout. */
+  event(value: object): void {
+    this.io.stdout.write(this.io.redactor.apply(JSON.stringify(value)) + "\n");
+  }
+
+  /** A diagnostic line on stderr. */
+  diagnostic(text: string, style?: Style): void {
+    this.clearSpinner();
+    this.io.stderr.write(this.io.redactor.apply(this.paint(text, style, this.errColors)) + "\n");
+  }
+
+  /** A live line on stderr, redrawn ten times a second, only on a terminal and not with --json. */
+  startSpinner(text: () => string): void {
+    if (this.json || this.io.stderr.isTTY !== true || this.spinner) return;
+    const spinner = { frame: 0, text, timer: setInterval(() => this.drawSpinner(), 100) };
+    spinner.timer.unref();
+    this.spinner = spinner;
+    this.drawSpinner();
+  }
+
+  stopSpinner(): void {
+    if (!this.spinner) return;
+    clearInterval(this.spinner.timer);
+    this.clearSpinner();
+    this.spinner = undefined;
+  }
+
+  private drawSpinner(): void {
+    const spinner = this.spinner;
+    if (!spinner) return;
+    const frame = SPINNER_FRAMES[spinner.frame++ % SPINNER_FRAMES.length]!;
+    this.io.stderr.write(CLEAR_LINE + this.io.redactor.apply(`${this.paint(frame, "dim", this.errColors)} ${spinner.text()}`));
+  }
+
+  private clearSpinner(): void {
+    if (this.spinner) this.io.stderr.write(CLEAR_LINE);
+  }
+
+  private paint(text: string, style: Style | undefined, on: boolean): string {
+    if (!style || !on) return text;
+    const [open, close] = STYLES[style];
+    return `\x1b[${open}m${text}\x1b[${close}m`;
+  }
+}

@@ -1,0 +1,44 @@
+// Errors of a call as lines for people and as a JSON value: the problem details of an API error
+// (status, title, detail, each field error), or the reason a server could not be reached.
+import { ApiError } from "../errors.js";
+
+export interface DescribedError {
+  /** One line for the log and for the GitHub annotation. */
+  summary: string;
+  /** The field errors, one line each. */
+  details: string[];
+  /** For the --json result object. */
+  json: Record<string, unknown>;
+}
+
+/** The error that fetch rejects with when the connection fails: "fetch failed" with the system error as cause. */
+function networkReason(error: Error): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? error.message;
+}
+
+export function describeError(error: unknown, baseUrl: string): DescribedError {
+  if (error instanceof ApiError) {
+    const head = [error.title, error.detail].filter(Boolean).join(": ");
+    const fields = error.errors.map((field) => ({ where: field.pointer ?? field.parameter ?? "(request)", detail: field.detail ?? "" }));
+    return {
+      summary: `${error.method} ${error.path} answered ${error.status}${head ? ` ${head}` : ""}`,
+      details: fields.map((f) => `  ${f.where}: ${f.detail}`),
+      json: {
+        kind: "api_error",
+        status: error.status,
+        method: error.method,
+        path: error.path,
+        ...(error.title !== undefined ? { title: error.title } : {}),
+        ...(error.detail !== undefined ? { detail: error.detail } : {}),
+        errors: error.errors,
+      },
+    };
+  }
+  if (error instanceof TypeError) {
+    const reason = networkReason(error);
+    return { summary: `could not reach ${baseUrl}: ${reason}`, details: [], json: { kind: "network_error", message: reason } };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { summary: message, details: [], json: { kind: "error", message } };
+}

@@ -1,0 +1,84 @@
+// Reading the command line: util.parseArgs in strict mode, with its errors turned into usage
+// errors that name the flag, and the value parsers shared by the commands.
+import { parseArgs, type ParseArgsConfig } from "node:util";
+
+/** A bad command line or configuration: reported with exit code 2, before anything is sent. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+type StrictConfig<O extends Options> = { args: string[]; options: O; strict: true; allowPositionals: true };
+export type ParsedCommandLine<O extends Options> = ReturnType<typeof parseArgs<StrictConfig<O>>>;
+
+/**
+ * Parses `args` against the command's flags and checks the number of positionals. Positional values
+ * are never echoed in messages: a mistyped `--secret NAME VALUE` leaves the value as a positional.
+ */
+export function parseCommandLine<O extends Options>(args: string[], options: O, positionals: string[]): ParsedCommandLine<O> {
+  let parsed: ParsedCommandLine<O>;
+  try {
+    parsed = parseArgs<StrictConfig<O>>({ args, options, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError(describeParseError(error as Error & { code?: string }));
+  }
+  if (parsed.positionals.length !== positionals.length) {
+    const expected = positionals.length === 0 ? "no arguments" : positionals.map((p) => `<${p}>`).join(" ");
+    throw new UsageError(`expected ${expected}, got ${parsed.positionals.length} argument(s)`);
+  }
+  return parsed;
+}
+
+function describeParseError(error: Error & { code?: string }): string {
+  const flag = /'(-[^' ]*)/.exec(error.message)?.[1];
+  switch (error.code) {
+    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
+      return `unknown flag ${flag}`;
+    case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
+      return error.message.includes("does not take an argument")
+        ? `${flag} takes no value`
+        : `${flag} needs a value (to pass one that starts with "-", write ${flag}=VALUE)`;
+    default:
+      return error.message.split("\n")[0] ?? String(error);
+  }
+}
+
+const UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** A duration flag such as `20m`, `5s`, `1.5h`, `250ms`; a bare number is seconds. Must be more than 0. */
+export function parseDuration(flag: string, raw: string | undefined, fallbackMs: number): number {
+  if (raw === undefined) return fallbackMs;
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(raw.trim());
+  const ms = match ? Number(match[1]) * UNITS_MS[match[2] ?? "s"]! : NaN;
+  if (!(ms > 0) || !Number.isFinite(ms) || ms > 2 ** 31 - 1) {
+    throw new UsageError(
+      `${flag} "${raw}" is not a duration: use a number above 0 with ms, s, m or h, such as 20m (a bare number is seconds)`,
+    );
+  }
+  return Math.round(ms);
+}
+
+/** A whole number flag of at least 1. */
+export function parseCount(flag: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const n = /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`${flag} "${raw}" is not a whole number of at least 1`);
+  return n;
+}
+
+/** A comma-separated list of values that must each be one of `allowed`. */
+export function parseChoices<T extends string>(flag: string, raw: string, allowed: readonly T[], what: string): T[] {
+  const values = raw.split(",").map((v) => v.trim());
+  for (const value of values) {
+    if (!(allowed as readonly string[]).includes(value)) {
+      throw new UsageError(`${flag} "${value}" is not ${what}: use ${allowed.join(", ")}`);
+    }
+  }
+  return values as T[];
+}
+
+/** A string flag that, when given, must not be empty. */
+export function nonEmpty(flag: string, raw: string | undefined): string | undefined {
+  if (raw !== undefined && raw.trim() === "") throw new UsageError(`${flag} is empty`);
+  return raw;
+}
