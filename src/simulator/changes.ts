@@ -42,19 +42,46 @@ export interface Persistence {
   close(): Promise<void>;
 }
 
-/** Applies one change to a plain state, the way replay after a restart does. */
-export function applyChange(state: State, change: StateChange): State {
+/** Where each deployment and listener sits in a state's arrays, so replaying many changes stays linear. */
+export interface StateIndex {
+  deployments: Map<string, number>;
+  listeners: Map<string, number>;
+}
+
+export function indexState(state: State): StateIndex {
+  return {
+    deployments: new Map(state.deployments.map((d, i) => [d.deployment.id, i])),
+    listeners: new Map(state.listeners.map((l, i) => [l.id, i])),
+  };
+}
+
+/**
+ * Applies one change to a plain state, the way replay after a restart does. With an `index` (from
+ * `indexState` of the same state) the lookups are by map instead of a scan, and the index is kept up
+ * to date, also across `replace_state`.
+ */
+export function applyChange(state: State, change: StateChange, index?: StateIndex): State {
   switch (change.op) {
     case "put_deployment": {
-      const i = state.deployments.findIndex((d) => d.deployment.id === change.record.deployment.id);
-      if (i >= 0) state.deployments[i] = change.record;
-      else state.deployments.push(change.record);
+      const id = change.record.deployment.id;
+      const i = index ? (index.deployments.get(id) ?? -1) : state.deployments.findIndex((d) => d.deployment.id === id);
+      if (i >= 0) {
+        state.deployments[i] = change.record;
+      } else {
+        state.deployments.push(change.record);
+        index?.deployments.set(id, state.deployments.length - 1);
+      }
       return state;
     }
     case "put_listener": {
-      const i = state.listeners.findIndex((l) => l.id === change.listener.id);
-      if (i >= 0) state.listeners[i] = change.listener;
-      else state.listeners.push(change.listener);
+      const id = change.listener.id;
+      const i = index ? (index.listeners.get(id) ?? -1) : state.listeners.findIndex((l) => l.id === id);
+      if (i >= 0) {
+        state.listeners[i] = change.listener;
+      } else {
+        state.listeners.push(change.listener);
+        index?.listeners.set(id, state.listeners.length - 1);
+      }
       return state;
     }
     case "set_clock":
@@ -62,6 +89,7 @@ export function applyChange(state: State, change: StateChange): State {
       state.last_created_ms = change.last_created_ms;
       return state;
     case "replace_state":
+      if (index) Object.assign(index, indexState(change.state));
       return change.state;
   }
 }
