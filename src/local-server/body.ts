@@ -20,13 +20,13 @@ export function declaresTooLarge(contentLength: string | undefined | null, limit
  * and returns `too-large`; the caller answers 413 and closes the connection (the rest of the upload
  * is never read, so it is never buffered).
  */
-export async function readBodyWithin(source: AsyncIterable<Uint8Array>, limit: number): Promise<BodyRead> {
+export async function readBodyWithin(source: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>, limit: number): Promise<BodyRead> {
   const chunks: Uint8Array[] = [];
   let size = 0;
-  // Iterated by hand: leaving a `for await` early would destroy a node:http request, and its
-  // socket with it, before the 413 could be sent.
-  const iterator = source[Symbol.asyncIterator]();
-  for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+  // Pulled by hand: leaving a `for await` early would destroy a node:http request, and its socket
+  // with it, before the 413 could be sent. Not every browser's ReadableStream is async iterable.
+  const pull = "getReader" in source ? readerPull(source.getReader()) : source[Symbol.asyncIterator]();
+  for (let next = await pull.next(); !next.done; next = await pull.next()) {
     size += next.value.byteLength;
     if (size > limit) return { ok: false, reason: "too-large", limit };
     chunks.push(next.value);
@@ -39,6 +39,15 @@ export async function readBodyWithin(source: AsyncIterable<Uint8Array>, limit: n
     at += chunk.byteLength;
   }
   return { ok: true, bytes };
+}
+
+function readerPull(reader: ReadableStreamDefaultReader<Uint8Array>): { next(): Promise<IteratorResult<Uint8Array>> } {
+  return {
+    next: async () => {
+      const { done, value } = await reader.read();
+      return done ? { done: true, value: undefined } : { done: false, value };
+    },
+  };
 }
 
 /** The detail of a 413 answer. */
