@@ -1,8 +1,10 @@
 // The case derivation itself: every derived negative case is one ajv rejects on a body ajv accepts
 // without the change, and a constraint added to the document yields new cases with no new test code.
 import { describe, expect, it } from "vitest";
+import { deref, unwrapNullable } from "../../src/openapi/walk.js";
 import { document } from "../support/document.js";
-import { deriveCases, listOperations, type ContractCase } from "./cases.js";
+import { deriveCases, operationsOf, type ContractCase } from "./cases.js";
+import { buildRequest } from "./suite.js";
 
 const titles = (cases: ContractCase[], operationId: string) => cases.filter((c) => c.operationId === operationId).map((c) => `${c.kind}: ${c.title}`);
 
@@ -15,7 +17,7 @@ describe("contract case derivation", () => {
   });
 
   it("gives every operation a valid request and a request without X-Api-Key", () => {
-    for (const { operationId, op } of listOperations(document)) {
+    for (const { operationId, operation: op } of operationsOf(document)) {
       const mine = titles(cases, operationId);
       expect(mine.some((t) => t.startsWith("valid:")), operationId).toBe(true);
       expect(mine, operationId).toContain("unauthorized: no X-Api-Key: 401");
@@ -60,10 +62,101 @@ describe("contract case derivation", () => {
     expect(zone?.query).toEqual([["zone", "NOT_A_DOCUMENTED_VALUE"]]);
   });
 
-  it("counts", () => {
+  it("derives the 401 case from each operation's security", () => {
+    const changed = structuredClone(document);
+    // One operation open to anonymous callers, and the key moved to another header name.
+    changed.paths["/v2/auth/providers"].get.security = [{}, { ApiKey: [] }];
+    changed.components.securitySchemes.ApiKey.name = "X-Service-Key";
+    const derived = deriveCases(changed).cases;
+    expect(titles(derived, "listOAuthProviders").filter((t) => t.startsWith("unauthorized"))).toEqual([]);
+    expect(titles(derived, "getOAuthProvider")).toContain("unauthorized: no X-Service-Key: 401");
+    const valid = derived.find((c) => c.operationId === "getOAuthProvider" && c.kind === "valid")!;
+    const unauthorized = derived.find((c) => c.operationId === "getOAuthProvider" && c.kind === "unauthorized")!;
+    const ids = { provider_id: "github" } as any;
+    const target = { baseUrl: "http://127.0.0.1:1", apiKey: "the-key", tenantId: "the-tenant" };
+    expect(buildRequest(valid, target, ids).init.headers.get("x-service-key")).toBe("the-key");
+    expect(buildRequest(valid, target, ids).init.headers.get("x-tenant-id")).toBe("the-tenant");
+    expect(buildRequest(unauthorized, target, ids).init.headers.get("x-service-key")).toBeNull();
+  });
+
+  it("sends header parameters: a valid value in every request, a broken one in its own cases", () => {
+    const changed = structuredClone(document);
+    changed.paths["/v2/listeners"].get.parameters.push({ name: "X-Request-Mode", in: "header", required: true, schema: { type: "string", enum: ["fast", "safe"] } });
+    const derived = deriveCases(changed).cases.filter((c) => c.operationId === "listListeners");
+    const mode = (c: ContractCase) => buildRequest(c, { baseUrl: "http://127.0.0.1:1", apiKey: "k" }, {} as any).init.headers.get("x-request-mode");
+    const byTitle = new Map(derived.map((c) => [`${c.kind}: ${c.title}`, c]));
+    expect(mode(byTitle.get("parameter: header X-Request-Mode: enum")!)).toBe("NOT_A_DOCUMENTED_VALUE");
+    expect(mode(byTitle.get("parameter: header X-Request-Mode: required")!)).toBeNull();
+    for (const c of derived.filter((c) => !c.title.startsWith("header X-Request-Mode"))) expect(mode(c), c.title).toBe("fast");
+  });
+
+  it("counts: every kind of case, against counts derived from the document on their own", () => {
     const perKind: Record<string, number> = {};
     for (const c of cases) perKind[c.kind] = (perKind[c.kind] ?? 0) + 1;
     console.log(`${cases.length} contract cases derived from generated/openapi.json:`, perKind);
-    expect(cases.length).toBeGreaterThan(listOperations(document).length * 2);
+
+    // Counted here straight from the document, without the derivation's code.
+    const expected = { valid: 0, unauthorized: 0, "malformed-json": 0, "wrong-content-type": 0 };
+    const parameterTargets: string[] = [];
+    const bodyTargets: string[] = [];
+    for (const [path, item] of Object.entries<any>(document.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        if (method === "parameters" || typeof op !== "object" || !op.operationId) continue;
+        const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref(document, p));
+        const media = op.requestBody ? deref(document, op.requestBody).content?.["application/json"] : undefined;
+        const examples = media ? Object.keys(media.examples ?? {}).length + (media.example !== undefined ? 1 : 0) : 0;
+        expected.valid += Math.max(examples, 1) + (parameters.some((p) => p.in === "query") ? 1 : 0);
+        const security: object[] = op.security ?? document.security ?? [];
+        if (security.length > 0 && security.every((alternative) => Object.keys(alternative).length > 0)) expected.unauthorized++;
+        if (op.requestBody) {
+          expected["malformed-json"]++;
+          expected["wrong-content-type"]++;
+        }
+        for (const p of parameters) if (constrains(deref(document, p.schema ?? {}))) parameterTargets.push(`${op.operationId} ${p.in} ${p.name}`);
+        if (media) for (const pointer of typedFields(media.schema)) bodyTargets.push(`${op.operationId} ${pointer}`);
+      }
+    }
+    for (const [kind, count] of Object.entries(expected)) expect(perKind[kind] ?? 0, `${kind} cases`).toBe(count);
+
+    // Every constrained parameter and every typed body field is broken by at least one case.
+    const parameterCases = new Set(cases.filter((c) => c.kind === "parameter").map((c) => `${c.operationId} ${c.title.slice(0, c.title.indexOf(":"))}`));
+    expect(parameterTargets.filter((t) => !parameterCases.has(t)), "parameters no case breaks").toEqual([]);
+    const bodyCases = new Set(cases.filter((c) => c.kind === "body" && !c.expect.success && c.expect.field && "pointer" in c.expect.field).map((c) => `${c.operationId} ${(c.expect as any).field.pointer}`));
+    expect(bodyTargets.length).toBeGreaterThan(0);
+    expect(bodyTargets.filter((t) => !bodyCases.has(t)), "body fields no case breaks").toEqual([]);
+    expect(perKind.parameter ?? 0).toBeGreaterThanOrEqual(parameterTargets.length);
+    expect(perKind.body ?? 0).toBeGreaterThanOrEqual(bodyTargets.length);
   });
 });
+
+/** Whether a parameter schema says anything a value can break. */
+function constrains(schema: any): boolean {
+  const s = unwrapNullable(document, schema).schema;
+  const item = s.type === "array" && s.items ? unwrapNullable(document, s.items).schema : s;
+  return ["enum", "format", "minimum", "maximum", "minLength", "maxLength", "pattern"].some((k) => item[k] !== undefined) || (item.type !== undefined && item.type !== "string");
+}
+
+/** JSON Pointers of the typed, writable fields of a request body schema (array items as /0), a few levels deep. */
+function typedFields(root: any): string[] {
+  const out: string[] = [];
+  const visit = (raw: any, pointer: string, depth: number) => {
+    if (depth > 6) return;
+    const { schema } = unwrapNullable(document, raw);
+    const parts = [schema, ...(schema.allOf ?? []).map((p: any) => unwrapNullable(document, p).schema)];
+    const properties = new Map<string, any[]>();
+    for (const part of parts) for (const [name, sub] of Object.entries<any>(part.properties ?? {})) properties.set(name, [...(properties.get(name) ?? []), sub]);
+    for (const [name, subs] of properties) {
+      if (subs.some((sub) => sub === false || deref(document, sub)?.readOnly)) continue;
+      const own = subs.map((sub) => unwrapNullable(document, sub).schema);
+      const typed = own.some((sub) => sub.type !== undefined);
+      const opaque = own.some((sub) => (sub.oneOf ?? sub.anyOf) !== undefined);
+      const field = `${pointer}/${name}`;
+      if (typed && !opaque) out.push(field);
+      for (const sub of subs) visit(sub, field, depth + 1);
+      const array = own.find((sub) => sub.type === "array" || (Array.isArray(sub.type) && sub.type.includes("array")));
+      if (array?.items) visit(array.items, `${field}/0`, depth + 1);
+    }
+  };
+  visit(root, "", 0);
+  return [...new Set(out)];
+}

@@ -1,9 +1,16 @@
 // Derives the contract cases from the bundled OpenAPI document: one valid request per operation
 // (and per documented request example), and for every constraint on a parameter or request-body
 // field a request that breaks exactly that constraint. Nothing here names an operation or a field:
-// a constraint added to the document is covered by the next run.
+// a constraint added to the document is covered by the next run. Operations, parameters and JSON
+// Pointers come from src/openapi/walk.ts.
+import { listOperations, toPointer, type OpenApiDocument, type OperationEntry } from "../../src/openapi/walk.js";
 import { createOpenApiValidator, describeErrors } from "../../src/simulator/openapi-validator.js";
 import { minimalValue, pickType, resolveRef, view, type Schema, type SchemaView } from "./schemas.js";
+
+/** Every operation of the document, path-level and operation-level parameters merged and resolved. */
+export function operationsOf(document: Schema): OperationEntry[] {
+  return listOperations(document as OpenApiDocument);
+}
 
 export type CaseKind = "valid" | "unauthorized" | "parameter" | "body" | "malformed-json" | "wrong-content-type";
 
@@ -20,7 +27,12 @@ export interface ContractCase {
   /** Path parameter values this case sets itself; the others come from the target's ids. */
   pathValues: Record<string, string>;
   query: Array<[string, string]>;
-  withApiKey: boolean;
+  /** Header parameters (not credentials), as name/value pairs. */
+  headers: Array<[string, string]>;
+  /** The operation's security: which credentials a request sends (see securityOf). */
+  security: OperationSecurity;
+  /** Whether this request carries the credentials the operation requires. */
+  withCredentials: boolean;
   body?: { text: string; contentType: string };
   expect: { success: true } | { success: false; status?: number; field?: ExpectedField };
   /** Changes state on a real server (PATCH): run only when the target allows it. */
@@ -33,35 +45,40 @@ export interface Derivation {
   notDerivable: string[];
 }
 
-interface OperationInfo {
-  path: string;
-  method: string;
-  operationId: string;
-  op: Schema;
-  parameters: Schema[];
+/** Where a credential goes: an apiKey security scheme's header, query or cookie name. */
+export interface Credential {
+  scheme: string;
+  in: "header" | "query" | "cookie";
+  name: string;
 }
 
-const METHODS = ["get", "put", "post", "patch", "delete"];
+/**
+ * An operation's security, read from its `security` (or the document's): the schemes every
+ * alternative needs (a request without them must get 401), the schemes only some alternatives
+ * use (sent when the target has a value for them), and whether one alternative is anonymous ({}).
+ */
+export interface OperationSecurity {
+  required: Credential[];
+  optional: Credential[];
+  anonymous: boolean;
+}
+
 const NOT_A_VALUE = "NOT_A_DOCUMENTED_VALUE";
 const UNKNOWN_PROPERTY = "not_a_documented_property";
 const STRING_FORMATS = new Set(["uuid", "date-time", "date", "time", "uri", "url", "email", "hostname", "ipv4", "ipv6"]);
 
-export function listOperations(document: Schema): OperationInfo[] {
-  const out: OperationInfo[] = [];
-  for (const [path, pathItem] of Object.entries<Schema>(document.paths ?? {})) {
-    for (const method of METHODS) {
-      const op = pathItem[method];
-      if (!op) continue;
-      // Operation parameters override path-level ones with the same name and location.
-      const byKey = new Map<string, Schema>();
-      for (const p of [...(pathItem.parameters ?? []), ...(op.parameters ?? [])]) {
-        const param = resolveRef(document, p);
-        byKey.set(`${param.in}:${param.name}`, param);
-      }
-      out.push({ path, method, operationId: op.operationId ?? `${method} ${path}`, op, parameters: [...byKey.values()] });
-    }
-  }
-  return out;
+export function securityOf(document: Schema, op: Schema): OperationSecurity {
+  const requirements: Array<Record<string, unknown>> = op.security ?? document.security ?? [];
+  const schemes = document.components?.securitySchemes ?? {};
+  const credential = (scheme: string): Credential => {
+    const s = resolveRef(document, schemes[scheme] ?? {});
+    return { scheme, in: s.in ?? "header", name: s.name ?? scheme };
+  };
+  const names = requirements.map((r) => Object.keys(r));
+  const anonymous = names.length === 0 || names.some((n) => n.length === 0);
+  const everywhere = anonymous ? [] : (names[0] ?? []).filter((scheme) => names.every((n) => n.includes(scheme)));
+  const somewhere = [...new Set(names.flat())].filter((scheme) => !everywhere.includes(scheme));
+  return { required: everywhere.map(credential), optional: somewhere.map(credential), anonymous };
 }
 
 export function jsonRequestSchema(document: Schema, op: Schema): Schema | undefined {
@@ -80,11 +97,16 @@ export function deriveCases(document: Schema): Derivation {
   const validator = createOpenApiValidator(document);
   const cases: ContractCase[] = [];
   const notDerivable: string[] = [];
-  for (const info of listOperations(document)) {
+  for (const info of operationsOf(document)) {
+    const op = info.operation;
     const writes = info.method !== "get";
-    const base = { operationId: info.operationId, method: info.method, path: info.path, pathValues: {}, query: [], withApiKey: true, writes };
-    const bodySchema = jsonRequestSchema(document, info.op);
-    const validBodies = bodySchema ? requestExamples(document, info.op, bodySchema) : [undefined];
+    const security = securityOf(document, op);
+    // Required query and header parameters are in every request; a case that breaks one replaces it.
+    const requiredQuery = info.parameters.filter((p) => p.in === "query" && p.required).flatMap((p) => serialize(p, validParameterValue(document, p)));
+    const requiredHeaders = info.parameters.filter((p) => p.in === "header" && p.required).map((p): [string, string] => [p.name, headerValue(validParameterValue(document, p))]);
+    const base = { operationId: info.operationId, method: info.method, path: info.path, pathValues: {}, query: requiredQuery, headers: requiredHeaders, security, withCredentials: true, writes };
+    const bodySchema = jsonRequestSchema(document, op);
+    const validBodies = bodySchema ? requestExamples(document, op, bodySchema) : [undefined];
 
     for (const { name, value } of validBodies.map((v, i) => v ?? { name: `#${i}`, value: undefined })) {
       cases.push({
@@ -102,27 +124,33 @@ export function deriveCases(document: Schema): Derivation {
         kind: "valid",
         title: "valid request with every query parameter set",
         query: queryParams.flatMap((p) => serialize(p, validParameterValue(document, p))),
+        headers: info.parameters.filter((p) => p.in === "header").map((p): [string, string] => [p.name, headerValue(validParameterValue(document, p))]),
         ...(validBodies[0] ? { body: { text: JSON.stringify(validBodies[0].value), contentType: "application/json" } } : {}),
         expect: { success: true },
       });
     }
     const someBody = validBodies[0] ? { text: JSON.stringify(validBodies[0].value), contentType: "application/json" } : undefined;
-    cases.push({
-      ...base,
-      kind: "unauthorized",
-      title: "no X-Api-Key: 401",
-      withApiKey: false,
-      ...(someBody ? { body: someBody } : {}),
-      expect: { success: false, status: 401 },
-    });
+    // An operation that some security alternative lets through without credentials gets no 401 case.
+    if (!security.anonymous && security.required.length > 0) {
+      cases.push({
+        ...base,
+        kind: "unauthorized",
+        title: `no ${security.required.map((c) => c.name).join(", ")}: 401`,
+        withCredentials: false,
+        ...(someBody ? { body: someBody } : {}),
+        expect: { success: false, status: 401 },
+      });
+    }
     for (const param of info.parameters) {
+      const others = <T extends [string, string]>(pairs: T[]) => pairs.filter(([name]) => name.toLowerCase() !== param.name.toLowerCase());
       for (const c of parameterCases(document, param)) {
         cases.push({
           ...base,
           kind: "parameter",
           title: `${param.in} ${param.name}: ${c.constraint}`,
           ...(param.in === "path" && c.value !== undefined ? { pathValues: { [param.name]: c.value } } : {}),
-          query: param.in === "query" && c.value !== undefined ? serialize(param, c.value, true) : [],
+          query: param.in === "query" ? [...others(base.query), ...(c.value !== undefined ? serialize(param, c.value, true) : [])] : base.query,
+          headers: param.in === "header" ? [...others(base.headers), ...(c.value !== undefined ? [[param.name, c.value] as [string, string]] : [])] : base.headers,
           ...(someBody ? { body: someBody } : {}),
           expect: { success: false, field: { parameter: param.name } },
         });
@@ -130,7 +158,7 @@ export function deriveCases(document: Schema): Derivation {
     }
     if (bodySchema) {
       const check = validator.validatorFor(bodySchema, `request body ${info.operationId}`);
-      for (const c of bodyCases(document, bodySchema, info.op)) {
+      for (const c of bodyCases(document, bodySchema, op)) {
         const label = `${info.operationId} body ${c.pointer || "/"}: ${c.constraint}`;
         if (!check(c.base)) throw new Error(`derived a base body the document rejects for ${label}: ${describeErrors(check.errors)} ${JSON.stringify(c.base)}`);
         if (check(c.value)) {
@@ -150,14 +178,14 @@ export function deriveCases(document: Schema): Derivation {
         kind: "malformed-json",
         title: "malformed JSON body",
         body: { text: '{"not valid json', contentType: "application/json" },
-        expect: { success: false, ...documentedStatus(info.op, 400) },
+        expect: { success: false, ...documentedStatus(op, 400) },
       });
       cases.push({
         ...base,
         kind: "wrong-content-type",
         title: "body sent as text/plain",
         body: { text: someBody?.text ?? "{}", contentType: "text/plain" },
-        expect: { success: false, ...documentedStatus(info.op, 415) },
+        expect: { success: false, ...documentedStatus(op, 415) },
       });
     }
   }
@@ -181,6 +209,11 @@ export function validParameterValue(document: Schema, param: Schema): unknown {
   const v = view(document, param.schema ?? {});
   if (pickType(v) === "array" && v.items && v.sample === undefined) return [minimalValue(document, v.items)];
   return minimalValue(document, param.schema ?? {});
+}
+
+/** A header parameter's value: simple style, lists comma-separated. */
+function headerValue(value: unknown): string {
+  return Array.isArray(value) ? value.map(String).join(",") : String(value);
 }
 
 /** Query values as name/value pairs: form style, exploded (repeated) unless explode is false. */
@@ -268,7 +301,7 @@ function bodyCases(document: Schema, root: Schema, op: Schema): BodyCase[] {
   const walk = (segments: string[], chain: Schema[], refs: string[]): void => {
     const raw = chain[chain.length - 1] ?? {};
     const v = view(document, raw);
-    const pointer = segments.map((s) => `/${s.replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
+    const pointer = toPointer(segments);
     const at = (mutate: (holder: Record<string, any>, key: string) => void, constraint: string, property?: string) => {
       const base = materialize(document, chain, segments);
       const value = structuredClone(base.holder);

@@ -1,7 +1,8 @@
 // A flattened view of the JSON Schemas in the bundled document, for deriving test cases:
 // follows $ref, merges allOf, and sees through the `anyOf: [X, {type: "null"}]` nullable wrapper.
 // It is only as precise as case derivation needs; ajv (src/simulator/openapi-validator.ts) stays the
-// judge of what is valid.
+// judge of what is valid. References and the nullable wrapper are read with src/openapi/walk.ts.
+import { deref, isNullBranch } from "../../src/openapi/walk.js";
 
 export type Schema = Record<string, any>;
 
@@ -31,22 +32,15 @@ export interface SchemaView {
   opaque: boolean;
 }
 
+/**
+ * The schema a value stands for: local $refs followed (src/openapi/walk.ts). OpenAPI 3.1 lets
+ * keywords sit beside a $ref; they apply too, so they come back as an allOf with the target.
+ */
 export function resolveRef(document: Schema, value: Schema): Schema {
-  let node = value;
-  const seen = new Set<string>();
-  while (node && typeof node.$ref === "string") {
-    if (seen.has(node.$ref)) throw new Error(`circular $ref ${node.$ref}`);
-    seen.add(node.$ref);
-    const target = node.$ref
-      .slice(2)
-      .split("/")
-      .reduce((at: any, key: string) => at?.[key.replace(/~1/g, "/").replace(/~0/g, "~")], document);
-    if (target === undefined) throw new Error(`unresolved $ref ${node.$ref}`);
-    // Sibling keywords of a $ref (3.1 allows them) apply too.
-    const { $ref: _ref, ...siblings } = node;
-    node = Object.keys(siblings).length > 0 ? { allOf: [target], ...siblings } : target;
-  }
-  return node;
+  if (!value || typeof value.$ref !== "string") return value;
+  const target = deref<Schema>(document, value);
+  const { $ref: _ref, ...siblings } = value;
+  return Object.keys(siblings).length > 0 ? { allOf: [target], ...siblings } : target;
 }
 
 export function view(document: Schema, raw: Schema): SchemaView {
@@ -61,7 +55,7 @@ function merge(document: Schema, out: SchemaView, raw: Schema, depth: number): v
   for (const part of schema.allOf ?? []) merge(document, out, part, depth + 1);
   const branches: Schema[] | undefined = schema.anyOf ?? schema.oneOf;
   if (branches) {
-    const nonNull = branches.filter((b) => resolveRef(document, b).type !== "null");
+    const nonNull = branches.filter((b) => !isNullBranch(document, b));
     if (nonNull.length === 1 && nonNull[0]) {
       merge(document, out, nonNull[0], depth + 1);
       if (nonNull.length < branches.length) addTypes(out, ["null"]);

@@ -1,14 +1,20 @@
-// The contract suite: the cases derived from generated/openapi.json (./cases.ts), run over real
-// HTTP against any server that implements the API. Register it with defineContractSuite().
+// The contract suite: the cases derived from generated/openapi.json (./cases.ts), run against any
+// server that implements the API: over real HTTP (`baseUrl`), or in-process through a `fetch`
+// function such as the simulator's (`fetch`). Register it with defineContractSuite().
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOpenApiValidator, describeErrors } from "../../src/simulator/openapi-validator.js";
 import { document } from "../support/document.js";
-import { deriveCases, successSchema, type ContractCase, type ExpectedField } from "./cases.js";
+import { deriveCases, successSchema, type ContractCase, type Credential, type ExpectedField } from "./cases.js";
 import { discoverIds, idKeyFor, type IdName } from "./ids.js";
 
 export interface ContractTarget {
-  baseUrl: string;
+  /** The server's root URL. With `fetch` it is only the origin put in request URLs (default http://contract.test). */
+  baseUrl?: string;
+  /** Sends each request; without it, the global fetch over HTTP to `baseUrl`. */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Sent in the credential every security alternative of an operation requires (X-Api-Key). */
   apiKey: string;
+  /** Sent in the credential only some alternatives use (X-Tenant-Id). */
   tenantId?: string;
   /** PATCH cases (valid and invalid) run only when true: they may change the server's data. */
   allowPatch: boolean;
@@ -40,7 +46,8 @@ export function defineContractSuite(name: string, target: () => ContractTarget |
 
     beforeAll(async () => {
       resolved = await target();
-      ids = await discoverIds(document, resolved);
+      if (!resolved.fetch && !resolved.baseUrl) throw new Error(`contract suite "${name}": the target needs a baseUrl or a fetch`);
+      ids = await discoverIds(document, resolved, sender(resolved));
     });
 
     afterAll(() => {
@@ -73,9 +80,14 @@ export function defineContractSuite(name: string, target: () => ContractTarget |
   });
 }
 
+/** How requests reach the target: its own fetch, or the global one over HTTP. */
+function sender(target: ContractTarget): (request: Request) => Promise<Response> {
+  return target.fetch ?? ((request) => fetch(request));
+}
+
 async function runCase(c: ContractCase, target: ContractTarget, ids: Record<IdName, string>): Promise<void> {
   const { url, init } = buildRequest(c, target, ids);
-  const response = await fetch(url, init);
+  const response = await sender(target)(new Request(url, init));
   const text = await response.text();
   const contentType = response.headers.get("content-type") ?? "";
   const where = `${init.method} ${url} -> ${response.status} ${contentType}\n${text.slice(0, 600)}`;
@@ -123,13 +135,23 @@ function namesField(error: Record<string, string>, field: ExpectedField): boolea
   return error.pointer === parent && String(error.detail ?? "").includes(field.property);
 }
 
-function buildRequest(c: ContractCase, target: ContractTarget, ids: Record<IdName, string>): { url: string; init: RequestInit & { method: string } } {
+/** The origin of request URLs when the target is a fetch function without a baseUrl. */
+export const IN_PROCESS_ORIGIN = "http://contract.test";
+
+/** The request a case sends: path ids filled in, query, header parameters, credentials and body. */
+export function buildRequest(c: ContractCase, target: Pick<ContractTarget, "baseUrl" | "apiKey" | "tenantId">, ids: Record<IdName, string>): { url: string; init: RequestInit & { method: string; headers: Headers } } {
   const path = c.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(c.pathValues[name] ?? ids[idKeyFor(c.path, name)]));
-  const url = new URL(target.baseUrl.replace(/\/+$/, "") + path);
+  const url = new URL((target.baseUrl ?? IN_PROCESS_ORIGIN).replace(/\/+$/, "") + path);
   for (const [name, value] of c.query) url.searchParams.append(name, value);
-  const headers: Record<string, string> = { accept: "application/json, application/problem+json" };
-  if (c.withApiKey) headers["x-api-key"] = target.apiKey;
-  if (target.tenantId) headers["x-tenant-id"] = target.tenantId;
-  if (c.body) headers["content-type"] = c.body.contentType;
+  const headers = new Headers({ accept: "application/json, application/problem+json" });
+  for (const [name, value] of c.headers) headers.set(name, value);
+  const send = (credential: Credential, value: string) => {
+    if (credential.in === "header") headers.set(credential.name, value);
+    else if (credential.in === "query") url.searchParams.set(credential.name, value);
+    else headers.append("cookie", `${credential.name}=${encodeURIComponent(value)}`);
+  };
+  if (c.withCredentials) for (const credential of c.security.required) send(credential, target.apiKey);
+  if (target.tenantId) for (const credential of c.security.optional) send(credential, target.tenantId);
+  if (c.body) headers.set("content-type", c.body.contentType);
   return { url: url.toString(), init: { method: c.method.toUpperCase(), headers, ...(c.body ? { body: c.body.text } : {}) } };
 }
