@@ -1,9 +1,7 @@
 // dms revisions <deployment-id>: a deployment's revisions, newest first, optionally filtered by state.
 import { REVISION_STATUSES } from "../../../generated/constants.js";
-import type { DeploymentsClient } from "../../client.js";
-import { unwrap } from "../../errors.js";
 import { paginate } from "../../paginate.js";
-import type { RevisionStatus } from "../../types.js";
+import type { Revision } from "../../types.js";
 import { clientFor, CONNECTION_OPTIONS, readConnection } from "../connection.js";
 import { EXIT } from "../exit-codes.js";
 import { listFailed, table, take } from "../list.js";
@@ -17,30 +15,6 @@ const OPTIONS = {
   json: { type: "boolean" },
 } as const;
 
-interface RevisionRow {
-  id?: string;
-  status?: RevisionStatus;
-  created_at?: string;
-  source_revision_config?: { repo_ref?: string | null; image_uri?: string | null } | undefined;
-}
-
-/**
- * The list items with their status: a server whose list items leave out `status` (the interface
- * shows only id, dates and config) is asked for each revision.
- */
-async function withStatus(client: DeploymentsClient, deploymentId: string, items: RevisionRow[]): Promise<RevisionRow[]> {
-  const out: RevisionRow[] = [];
-  for (const item of items) {
-    if (item.status !== undefined || item.id === undefined) {
-      out.push(item);
-      continue;
-    }
-    const params = { path: { deployment_id: deploymentId, revision_id: item.id } };
-    out.push({ ...item, ...unwrap(await client.GET("/v2/deployments/{deployment_id}/revisions/{revision_id}", { params })) });
-  }
-  return out;
-}
-
 export async function run(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandLine(args, OPTIONS, ["deployment-id"]);
   const deploymentId = positionals[0]!;
@@ -51,11 +25,11 @@ export async function run(args: string[], io: Io): Promise<number> {
   const output = new Output(io, values.json === true);
   const client = clientFor(connection);
 
-  let revisions: RevisionRow[];
+  let revisions: Revision[];
   try {
     const query = { limit: Math.min(limit, 100), ...(status ? { status } : {}) };
-    const items = await take(paginate(client, "/v2/deployments/{deployment_id}/revisions", { path: { deployment_id: deploymentId }, query }), limit);
-    revisions = await withStatus(client, deploymentId, items);
+    const path = { deployment_id: deploymentId };
+    revisions = await take(paginate(client, "/v2/deployments/{deployment_id}/revisions", { path, query }), limit);
   } catch (error) {
     return listFailed(io, output, "revisions", error, connection.baseUrl);
   }
@@ -69,7 +43,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
   const rows = revisions.map((r) => {
     const config = r.source_revision_config;
-    return [r.id ?? "", r.status ?? "-", r.created_at ?? "", config?.repo_ref ?? config?.image_uri ?? "-"];
+    return [r.id, r.status, r.created_at, config?.repo_ref ?? config?.image_uri ?? config?.source_tarball_path ?? "-"];
   });
   for (const line of table(["ID", "STATUS", "CREATED", "REF OR IMAGE"], rows)) output.line(line);
   return EXIT.ok;

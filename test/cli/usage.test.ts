@@ -1,0 +1,149 @@
+// dms's command line: usage errors (exit 2) that name the flag and send nothing, the environment
+// variables and the flags that win over them, and the help of every command.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { sendJson, startLocalServer, type LocalServer } from "../client/local-server.js";
+import { dms, jsonLines } from "./support.js";
+
+const DEPLOYMENT = "6b0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01";
+const REVISION = "0c6b5e0a-7f6d-4b1e-8a47-3d2f1c9e8b70";
+let server: LocalServer;
+
+beforeAll(async () => {
+  // Answers like the service for one deployment whose revision is already DEPLOYED, and records what it was sent.
+  server = await startLocalServer((req, res) => {
+    const path = req.url.pathname;
+    if (path.endsWith(`/revisions/${REVISION}`)) return sendJson(res, 200, { id: REVISION, status: "DEPLOYED" });
+    if (path.endsWith("/revisions")) return sendJson(res, 200, { resources: [], offset: 0 });
+    if (path === "/v2/deployments") return sendJson(res, 200, { resources: [], offset: 0 });
+    if (path === `/v2/deployments/${DEPLOYMENT}`) {
+      const latest = req.method === "PATCH" ? REVISION : "11111111-1111-4111-8111-111111111111";
+      return sendJson(res, 200, { id: DEPLOYMENT, latest_revision_id: latest });
+    }
+    sendJson(res, 404, { title: "Not Found" });
+  });
+});
+afterAll(() => server?.close());
+beforeEach(() => {
+  server.requests.length = 0;
+});
+
+const env = () => ({ DMS_BASE_URL: server.baseUrl, DMS_API_KEY: "env-key" });
+
+describe("usage errors: exit 2, the message names the flag or variable, nothing is sent", () => {
+  const cases: [string, string[], Record<string, string | undefined>, RegExp][] = [
+    ["an unknown flag", ["deploy", DEPLOYMENT, "--ref", "main", "--colour"], {}, /unknown flag --colour/],
+    ["a flag without its value", ["deploy", DEPLOYMENT, "--ref"], {}, /--ref needs a value/],
+    ["a value for a switch", ["deploy", DEPLOYMENT, "--ref", "x", "--json=yes"], {}, /--json takes no value/],
+    ["a missing deployment id", ["deploy", "--ref", "main"], {}, /expected <deployment-id>, got 0/],
+    ["an extra argument", ["wait", DEPLOYMENT, REVISION, "extra"], {}, /expected <deployment-id> <revision-id>, got 3/],
+    ["no DMS_BASE_URL", ["deploy", DEPLOYMENT, "--ref", "main"], { DMS_BASE_URL: undefined }, /set DMS_BASE_URL or pass --base-url/],
+    ["no DMS_API_KEY", ["deploy", DEPLOYMENT, "--ref", "main"], { DMS_API_KEY: undefined }, /set DMS_API_KEY or pass --api-key/],
+    ["an empty DMS_API_KEY", ["wait", DEPLOYMENT, REVISION], { DMS_API_KEY: "" }, /set DMS_API_KEY or pass --api-key/],
+    ["a base URL that is not http", ["deployments"], { DMS_BASE_URL: "ftp://example.com" }, /DMS_BASE_URL "ftp:\/\/example.com" is not an http/],
+    ["a bad --base-url", ["deployments", "--base-url", "example.com"], {}, /--base-url "example.com" is not an http/],
+    ["a bad --timeout", ["deploy", DEPLOYMENT, "--ref", "main", "--timeout", "20 minutes"], {}, /--timeout "20 minutes" is not a duration/],
+    ["a zero --interval", ["wait", DEPLOYMENT, REVISION, "--interval", "0s"], {}, /--interval "0s" is not a duration/],
+    ["an unknown unit", ["wait", DEPLOYMENT, REVISION, "--timeout", "3d"], {}, /--timeout "3d" is not a duration/],
+    ["nothing that creates a revision", ["deploy", DEPLOYMENT], {}, /nothing to deploy: give --ref/],
+    ["an empty --ref", ["deploy", DEPLOYMENT, "--ref", ""], {}, /--ref is empty/],
+    ["a bad --revision-source", ["deploy", DEPLOYMENT, "--revision-source", "ftp"], {}, /--revision-source "ftp" is not a revision source: use scm_host, internal_docker, internal_source/],
+    ["--secret without =", ["deploy", DEPLOYMENT, "--secret", "TOKEN"], {}, /--secret needs NAME=VALUE/],
+    ["a secret given twice", ["deploy", DEPLOYMENT, "--secret", "A=1", "--secret", "A=2"], {}, /the secret A is given twice/],
+    ["--secret-from-env of an unset variable", ["deploy", DEPLOYMENT, "--secret-from-env", "NOT_SET_HERE"], {}, /--secret-from-env NOT_SET_HERE: the environment variable NOT_SET_HERE is not set/],
+    ["--secret-from-env of an empty variable", ["deploy", DEPLOYMENT, "--secret-from-env", "EMPTY"], { EMPTY: "" }, /the environment variable EMPTY is empty/],
+    ["a revision status that does not exist", ["revisions", DEPLOYMENT, "--status", "DEPLOYED,DONE"], {}, /--status "DONE" is not a revision status: use CREATING, /],
+    ["a deployment status that does not exist", ["deployments", "--status", "DEPLOYED"], {}, /--status "DEPLOYED" is not a deployment status: use AWAITING_DATABASE, READY/],
+    ["a bad --limit", ["deployments", "--limit", "0"], {}, /--limit "0" is not a whole number of at least 1/],
+    ["an unknown command", ["rollback"], {}, /unknown command "rollback"/],
+  ];
+  it.concurrent.each(cases)("%s", async (_name, args, extraEnv, message) => {
+    const result = await dms(args, { ...env(), ...extraEnv });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stdout).toBe("");
+    expect(server.requests).toEqual([]);
+  });
+
+  it("with --json, the last stdout line is still a result object", async () => {
+    const result = await dms(["deploy", DEPLOYMENT, "--json", "--timeout", "soon", "--ref", "main"], env());
+    expect(result.code).toBe(2);
+    expect(jsonLines(result.stdout)).toEqual([{ event: "result", exit_code: 2, error: { kind: "usage", message: expect.stringMatching(/^--timeout "soon"/) } }]);
+  });
+
+  it("no command prints the help on stderr", async () => {
+    const result = await dms([], env());
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^dms: deploy to the Deployment Management Service/);
+  });
+});
+
+describe("environment and flags", () => {
+  it("uses DMS_BASE_URL, DMS_API_KEY and DMS_TENANT_ID", async () => {
+    const result = await dms(["deploy", DEPLOYMENT, "--ref", "main", "--interval", "10ms"], { ...env(), DMS_TENANT_ID: "tenant-from-env" });
+    expect(result.code).toBe(0);
+    expect(server.requests.map((r) => `${r.method} ${r.url.pathname}`)).toEqual([
+      `GET /v2/deployments/${DEPLOYMENT}`,
+      `PATCH /v2/deployments/${DEPLOYMENT}`,
+      `GET /v2/deployments/${DEPLOYMENT}/revisions/${REVISION}`,
+    ]);
+    for (const r of server.requests) {
+      expect(r.headers["x-api-key"]).toBe("env-key");
+      expect(r.headers["x-tenant-id"]).toBe("tenant-from-env");
+    }
+  });
+
+  it("flags win over the environment", async () => {
+    const result = await dms(
+      ["wait", DEPLOYMENT, REVISION, "--base-url", server.baseUrl, "--api-key", "flag-key", "--tenant-id", "tenant-from-flag"],
+      { DMS_BASE_URL: "http://127.0.0.1:1", DMS_API_KEY: "env-key", DMS_TENANT_ID: "tenant-from-env" },
+    );
+    expect(result.code).toBe(0);
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.headers["x-api-key"]).toBe("flag-key");
+    expect(server.requests[0]!.headers["x-tenant-id"]).toBe("tenant-from-flag");
+  });
+
+  it("sends no tenant header without one", async () => {
+    const result = await dms(["deployments"], env());
+    expect(result.code).toBe(0);
+    expect(server.requests[0]!.headers["x-tenant-id"]).toBeUndefined();
+  });
+});
+
+describe("help", () => {
+  it.concurrent.each(["deploy", "wait", "deployments", "revisions", "simulate"])("dms %s --help shows the usage, an example and the exit codes", async (command) => {
+    const result = await dms([command, "--help"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^Usage: dms ${command}`));
+    expect(result.stdout).toMatch(/\nExample:\n  \S/);
+    expect(result.stdout).toMatch(/\nExit codes:\n  0 /);
+  });
+
+  it("dms --help lists every command and every exit code", async () => {
+    const result = await dms(["--help"]);
+    expect(result.code).toBe(0);
+    for (const command of ["deploy", "wait", "deployments", "revisions", "simulate"]) expect(result.stdout).toMatch(new RegExp(`\\n  ${command}\\b`));
+    for (const code of [0, 1, 2, 3, 4, 5, 6, 130]) expect(result.stdout).toMatch(new RegExp(`\\n  ${code} +\\S`));
+    expect(result.stdout).toMatch(/DMS_BASE_URL[\s\S]*DMS_API_KEY[\s\S]*DMS_TENANT_ID/);
+  });
+
+  it("dms --help loads only the entry and the help texts", async () => {
+    // A module hook on its own thread reports every module that is loaded.
+    const hooks = `export async function load(url, context, next) { if (url.startsWith("file:")) globalThis.port?.postMessage(url); return next(url, context); }
+export function initialize(data) { globalThis.port = data.port; }`;
+    const register = `import { register } from "node:module"; import { MessageChannel } from "node:worker_threads";
+const { port1, port2 } = new MessageChannel(); const seen = [];
+port1.on("message", (url) => seen.push(url)); port1.unref();
+register("data:text/javascript,${encodeURIComponent(hooks)}", { data: { port: port2 }, transferList: [port2] });
+process.on("exit", () => process.stderr.write(JSON.stringify(seen)));`;
+    const { execFile } = await import("node:child_process");
+    const { DMS } = await import("./support.js");
+    const stderr = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(register)}`, DMS, "--help"], (error, _stdout, err) =>
+        error ? reject(error) : resolve(err),
+      ),
+    );
+    const loaded = (JSON.parse(stderr) as string[]).map((url) => url.replace(/^.*\/dist\//, "dist/"));
+    expect(loaded).toEqual(["dist/cli/main.js", "dist/cli/help.js"]);
+  });
+});
