@@ -69,7 +69,7 @@ export async function followRevision(
   options: { timeoutMs: number; intervalMs: number; signal: AbortSignal },
 ): Promise<RunOutcome> {
   let last: RevisionStatus | null = null;
-  run.output.startSpinner(() => `${last ?? "waiting"}  ${formatElapsed(elapsedMs(run))}  revision ${revisionId}`);
+  run.output.startSpinner(() => `${last ?? "waiting"}  ${formatElapsed(elapsedMs(run))}`);
   try {
     const revision = await waitForRevision(client, run.deploymentId, revisionId, {
       timeoutMs: options.timeoutMs,
