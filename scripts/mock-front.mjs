@@ -1,30 +1,49 @@
-// A thin node:http front in front of Prism, so the mock honours the document's error format:
-// - a body that is not valid JSON gets a problem+json 400 (Prism sends its own non-problem 400);
-// - a 422 gets `errors` rebuilt from the violations Prism found (Prism sends the documented
-//   example body and puts the real violations only in its `sl-violations` header).
-// Everything else passes through unchanged. `npm start` serves this; tests use it via startPrism({ front: true }).
+// A thin node:http front in front of Prism: what `npm start` serves. It makes the mock answer like
+// the simulator and keeps it safe on a developer's machine:
+// - the local-server rules (src/local-server/): only loopback Host names (no DNS rebinding), CORS
+//   only for loopback origins, no write from another site's page, options to add names and origins;
+// - bounded requests: a body over the size bound is refused (413) before it is read in full, and a
+//   body nested too deep, with too long strings or arrays, or with numbers JSON cannot hold (1e309)
+//   is refused (422) before Prism sees it;
+// - every error as the simulator's problem details (scripts/prism-answers.mjs): malformed JSON,
+//   Prism's violations rebuilt into `errors` with `code`s, Prism's own errors without internals;
+// - `Prefer: dynamic=true` that Prism cannot fake falls back to the document's example;
+// - a path with broken percent-encoding is refused here: it crashes Prism's process.
+// `npm start` serves this; tests use it via startPrism({ front: true }) or startMock.
 import http from "node:http";
 import { startPrismServer } from "./prism-server.mjs";
+import { isPrismError, problemFor, requestViolations } from "./prism-answers.mjs";
+import { declaresTooLarge, readBodyWithin, tooLargeDetail } from "../dist/local-server/body.js";
+import { checkJsonBounds, REQUEST_BOUNDS } from "../dist/local-server/bounds.js";
+import { corsHeaders, isAllowedHost, isCrossSiteWrite, isJsonContentType, isPreflight, preflightHeaders } from "../dist/local-server/policy.js";
+import { problemDetails } from "../dist/problems.js";
+
+// Prism fakes data for `dynamic=true` with json-schema-faker, which fails on some of the document's
+// schemas at random (about 4 tries in 10 on a deployment); after this many tries the example is sent.
+const DYNAMIC_TRIES = 3;
+// Headers that belong to one connection, not to the answer relayed from Prism.
+const HOP_BY_HOP = ["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection"];
 
 /**
  * Starts Prism on a free loopback port and the front on `port`/`host`.
- * @param {{ document?: string | object, port?: number, host?: string, logLevel?: string }} [options]
- * @returns {Promise<{ baseUrl: string, prismUrl: string, close(): Promise<void> }>}
+ * @param {import("./mock-front.d.mts").MockOptions} [options]
+ * @returns {Promise<import("./mock-front.d.mts").RunningMock>}
  */
 export async function startMock(options = {}) {
-  const { port = 0, host = "127.0.0.1", logLevel = "silent", document } = options;
-  const prism = await startPrismServer({ port: 0, host: "127.0.0.1", logLevel, ...(document ? { document } : {}) });
+  const { port = 0, host = "127.0.0.1", logLevel = "silent", document, allowedHosts = [], corsOrigins = [], bounds = REQUEST_BOUNDS } = options;
+  // Prism's own CORS answers any origin with credentials: the front answers CORS itself.
+  const prism = await startPrismServer({ port: 0, host: "127.0.0.1", logLevel, cors: false, ...(document ? { document } : {}) });
   const upstream = new URL(prism.baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-  const logRequests = logLevel !== "silent";
+  const log = logLevel === "silent" ? undefined : (line) => process.stdout.write(`${line}\n`);
+  const context = { upstream, agent, policy: { allowedHosts, corsOrigins }, bounds, log };
   const server = http.createServer((req, res) => {
-    handle(req, res, upstream, agent).then(
-      (status) => {
-        if (logRequests) process.stdout.write(`${req.method} ${req.url} -> ${status}\n`);
-      },
+    handle(req, res, context).then(
+      (status) => log?.(`${req.method} ${req.url} -> ${status}`),
       (error) => {
-        if (!res.headersSent) sendProblem(res, 502, "Bad Gateway", `The mock failed: ${error.message}`);
-        else res.destroy(error);
+        log?.(`${req.method} ${req.url} failed: ${error?.stack ?? error}`);
+        if (!res.headersSent) send(res, problemDetails("internal", "The mock failed to answer this request.", pathOf(req)), corsHeaders(req.headers.origin, context.policy));
+        else res.destroy();
       },
     );
   });
@@ -54,146 +73,147 @@ export async function startMock(options = {}) {
 }
 
 /** Answers one request; resolves to the status sent. */
-async function handle(req, res, upstream, agent) {
-  const body = await readBody(req);
-  if (body.length > 0 && isJson(req.headers["content-type"])) {
+async function handle(req, res, { upstream, agent, policy, bounds }) {
+  const path = pathOf(req);
+  const method = req.method ?? "GET";
+  const origin = req.headers.origin;
+  if (!isAllowedHost(req.headers.host, policy)) {
+    const host = String(req.headers.host ?? "").slice(0, 100);
+    return send(res, problemDetails("forbidden", `This mock answers only requests addressed to localhost, 127.0.0.1 or [::1], not to "${host}" (add a name with --allowed-host).`, path));
+  }
+  const cors = corsHeaders(origin, policy);
+  if (isPreflight(method, req.headers)) {
+    res.writeHead(204, { ...preflightHeaders(origin, req.headers["access-control-request-headers"], policy), "content-length": "0" });
+    res.end();
+    return 204;
+  }
+  if (isCrossSiteWrite(method, req.headers, policy)) {
+    return send(res, problemDetails("forbidden", `A page on ${String(origin ?? "another site").slice(0, 100)} may not send ${method} requests to this mock (add its origin with --cors-origin).`, path), cors);
+  }
+  if (hasMalformedEscape(path)) {
+    return send(res, problemDetails("bad-request", "The request path has a % that does not start a valid UTF-8 escape.", path), cors);
+  }
+
+  let body = Buffer.alloc(0);
+  if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) {
+    const tooLarge = () => send(res, problemDetails("content-too-large", tooLargeDetail(bounds.maxBodyBytes), path), { ...cors, connection: "close" });
+    if (declaresTooLarge(req.headers["content-length"], bounds.maxBodyBytes)) return tooLarge();
+    const read = await readBodyWithin(req, bounds.maxBodyBytes);
+    if (!read.ok) return tooLarge();
+    body = Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength);
+  }
+
+  let bodyWas = body.length === 0 ? "empty" : "value";
+  if (body.length > 0 && isJsonContentType(req.headers["content-type"])) {
+    let value;
     try {
-      JSON.parse(body.toString("utf8"));
+      value = JSON.parse(body.toString("utf8"));
     } catch (error) {
-      sendProblem(res, 400, "Bad Request", "The body is not valid JSON.", [{ detail: error.message, pointer: "" }], corsHeaders(req));
-      return 400;
+      return send(res, problemDetails("malformed-json", "The request body is not valid JSON.", path, [{ pointer: "", code: "invalid_json", detail: String(error.message) }]), cors);
     }
+    const outOfBounds = checkJsonBounds(value, bounds);
+    if (outOfBounds.length > 0) {
+      const detail = outOfBounds.length === 1 ? "The request has 1 invalid field." : `The request has ${outOfBounds.length} invalid fields.`;
+      return send(res, problemDetails("validation", detail, path, outOfBounds), cors);
+    }
+    if (value === null) bodyWas = "null";
   }
-  const answer = await forward(req, body, upstream, agent);
-  const violations = parseViolations(answer.headers["sl-violations"]);
-  if (answer.status === 422 && violations.length > 0 && isProblem(answer.headers["content-type"])) {
-    const errors = withoutBranchNoise(violations.map(toFieldError).filter((e) => e !== undefined));
-    const problem = { ...safeParse(answer.body), status: 422, detail: describeCount(errors.length), errors };
-    const text = JSON.stringify(problem);
-    const headers = { ...answer.headers, "content-length": String(Buffer.byteLength(text)) };
-    delete headers["transfer-encoding"];
-    res.writeHead(422, headers);
-    res.end(text);
-    return 422;
-  }
-  res.writeHead(answer.status, answer.headers);
+
+  const answer = await answerFromPrism(req, body, upstream, agent);
+  const problem = problemFor(answer, { method, path, contentType: req.headers["content-type"], bodyWas });
+  if (problem) return send(res, problem, { ...cors, ...passOn(answer.headers, ["sl-violations", "www-authenticate"]) });
+  const headers = { ...withoutConnectionHeaders(answer.headers), ...cors, "content-length": String(answer.body.length) };
+  res.writeHead(answer.status, headers);
   res.end(answer.body);
   return answer.status;
 }
 
-function readBody(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    req.on("data", (chunk) => chunks.push(chunk));
-    req.on("end", () => resolve(Buffer.concat(chunks)));
-    req.on("error", reject);
-  });
+/**
+ * Prism's answer; with `Prefer: dynamic=true`, a failure to fake data is retried, then answered
+ * with the document's example (the same request without `dynamic=true`).
+ */
+async function answerFromPrism(req, body, upstream, agent) {
+  const prefer = req.headers.prefer;
+  const dynamic = typeof prefer === "string" && /(^|[,;\s])dynamic\s*=\s*true\b/i.test(prefer);
+  for (let attempt = 1; ; attempt++) {
+    const answer = await forward(req, body, upstream, agent, req.headers);
+    if (!dynamic || answer.status < 500 || !isPrismError(answer)) return answer;
+    if (attempt < DYNAMIC_TRIES) continue;
+    const staticPrefer = prefer.replace(/(^|,)\s*dynamic\s*=\s*true\s*(?=,|$)/i, "").replace(/^\s*,\s*/, "").trim();
+    const { prefer: _dropped, ...headers } = req.headers;
+    return forward(req, body, upstream, agent, staticPrefer === "" ? headers : { ...headers, prefer: staticPrefer });
+  }
 }
 
-function forward(req, body, upstream, agent) {
+/** Sends the request to Prism; resolves to its status, headers, raw body, parsed problem and request violations. */
+function forward(req, body, upstream, agent, requestHeaders) {
   return new Promise((resolve, reject) => {
-    const headers = { ...req.headers, host: upstream.host };
+    const headers = { ...withoutConnectionHeaders(requestHeaders), host: upstream.host };
     // The body was read whole: send it with a length, whatever framing the client used.
-    delete headers["transfer-encoding"];
+    delete headers["content-length"];
     if (body.length > 0 || req.headers["content-length"] !== undefined) headers["content-length"] = String(body.length);
-    const outgoing = http.request(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent },
-      (incoming) => {
-        const chunks = [];
-        incoming.on("data", (chunk) => chunks.push(chunk));
-        incoming.on("end", () => resolve({ status: incoming.statusCode ?? 502, headers: incoming.headers, body: Buffer.concat(chunks) }));
-        incoming.on("error", reject);
-      },
-    );
+    const outgoing = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent }, (incoming) => {
+      const chunks = [];
+      incoming.on("data", (chunk) => chunks.push(chunk));
+      incoming.on("end", () => {
+        const answerBody = Buffer.concat(chunks);
+        resolve({
+          status: incoming.statusCode ?? 502,
+          headers: incoming.headers,
+          body: answerBody,
+          problem: /^application\/problem\+json\b/i.test(String(incoming.headers["content-type"] ?? "")) ? parseObject(answerBody) : undefined,
+          violations: requestViolations(incoming.headers["sl-violations"]),
+        });
+      });
+      incoming.on("error", reject);
+    });
     outgoing.on("error", reject);
     outgoing.end(body);
   });
 }
 
-function sendProblem(res, status, title, detail, errors, extraHeaders = {}) {
-  const text = JSON.stringify({ type: "about:blank", title, status, detail, ...(errors ? { errors } : {}) });
-  res.writeHead(status, { ...extraHeaders, "content-type": "application/problem+json", "content-length": String(Buffer.byteLength(text)) });
+/** Sends problem details; resolves to the status. */
+function send(res, problem, headers = {}) {
+  const text = JSON.stringify(problem);
+  res.writeHead(problem.status, { ...headers, "content-type": "application/problem+json", "content-length": String(Buffer.byteLength(text)) });
   res.end(text);
+  return problem.status;
 }
 
-/** The CORS headers Prism puts on its own answers, for the answers the front makes itself. */
-function corsHeaders(req) {
-  return {
-    "access-control-allow-origin": req.headers.origin ?? "*",
-    "access-control-allow-headers": req.headers["access-control-request-headers"] ?? "*",
-    "access-control-allow-credentials": "true",
-    "access-control-expose-headers": req.headers["access-control-expose-headers"] ?? "*",
-  };
+function pathOf(req) {
+  const url = req.url ?? "/";
+  const q = url.indexOf("?");
+  return q < 0 ? url : url.slice(0, q);
 }
 
-function isJson(contentType) {
-  return /^application\/([\w.+-]+\+)?json\b/i.test(String(contentType ?? ""));
+/** Whether a path has a %-escape that does not decode (Prism's router throws on it, and its process dies). */
+function hasMalformedEscape(path) {
+  if (!path.includes("%")) return false;
+  try {
+    decodeURIComponent(path);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
-function isProblem(contentType) {
-  return /^application\/problem\+json\b/i.test(String(contentType ?? ""));
+function withoutConnectionHeaders(headers) {
+  const out = { ...headers };
+  for (const name of HOP_BY_HOP) delete out[name];
+  return out;
 }
 
-function safeParse(buffer) {
+function passOn(headers, names) {
+  const out = {};
+  for (const name of names) if (headers[name] !== undefined) out[name] = headers[name];
+  return out;
+}
+
+function parseObject(buffer) {
   try {
     const value = JSON.parse(buffer.toString("utf8"));
-    return value && typeof value === "object" && !Array.isArray(value) ? value : {};
+    return value && typeof value === "object" && !Array.isArray(value) ? value : undefined;
   } catch {
-    return {};
+    return undefined;
   }
-}
-
-/** Prism's sl-violations header: a JSON array of { location, severity, code, message }. */
-function parseViolations(header) {
-  if (typeof header !== "string") return [];
-  try {
-    const list = JSON.parse(header);
-    return Array.isArray(list) ? list.filter((v) => v?.severity === "Error" && v.location?.[0] === "request") : [];
-  } catch {
-    // Prism truncates a very long header ("Too many violations! ..."): keep its example body then.
-    return [];
-  }
-}
-
-/**
- * One Prism violation as a ProblemFieldError: a JSON Pointer for a body field, the name for a
- * query, path or header parameter. Prism locates "unknown property" and "missing property" errors
- * at the parent object and names the property only in the message, so it is appended here.
- */
-function toFieldError(violation) {
-  const [, where, ...rest] = violation.location.map(String);
-  const detail = String(violation.message ?? violation.code ?? "invalid");
-  if (where === "body") {
-    const named = propertyNamedBy(violation);
-    const segments = named === undefined ? rest : [...rest, named];
-    return { detail, pointer: segments.map((s) => `/${s.replace(/~/g, "~0").replace(/\//g, "~1")}`).join(""), code: violation.code };
-  }
-  if ((where === "query" || where === "path" || where === "header") && rest[0] !== undefined) {
-    return { detail, parameter: rest[0], code: violation.code };
-  }
-  return undefined;
-}
-
-/**
- * A bad field inside a nullable object (`anyOf: [X, {type: "null"}]`) also fails the null branch:
- * ajv then reports the object itself as "must be null" and "must match a schema in anyOf". Those
- * say nothing the deeper entry does not, so they are dropped when a deeper entry exists.
- */
-function withoutBranchNoise(errors) {
-  return errors.filter(
-    (e) =>
-      e.pointer === undefined ||
-      !["type", "anyOf", "oneOf"].includes(e.code) ||
-      !errors.some((other) => other.pointer !== undefined && other.pointer.startsWith(`${e.pointer}/`)),
-  ).map(({ code: _code, ...error }) => error);
-}
-
-function propertyNamedBy(violation) {
-  if (!["additionalProperties", "unevaluatedProperties", "required"].includes(violation.code)) return undefined;
-  const match = /'([^']*)'\s*$/.exec(String(violation.message ?? ""));
-  return match?.[1];
-}
-
-function describeCount(n) {
-  return n === 1 ? "The request has 1 invalid field." : `The request has ${n} invalid fields.`;
 }

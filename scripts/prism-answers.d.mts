@@ -1,0 +1,24 @@
+// Types for scripts/prism-answers.mjs, so TypeScript tests can import it.
+import type { Problem, ProblemFieldError } from "../dist/types.js";
+export interface PrismViolation {
+  location: string[];
+  severity: string;
+  code: string | number;
+  message: string;
+}
+export interface PrismAnswer {
+  status: number;
+  problem?: { type?: string; detail?: string; [key: string]: unknown };
+  violations: PrismViolation[];
+}
+export interface MockRequest {
+  method: string;
+  path: string;
+  contentType?: string;
+  bodyWas: "empty" | "null" | "value";
+}
+export declare function requestViolations(header: string | string[] | undefined): PrismViolation[];
+export declare function fieldErrorsOf(violations: PrismViolation[], bodyWas: MockRequest["bodyWas"]): ProblemFieldError[];
+export declare function describeCount(n: number): string;
+export declare function isPrismError(answer: Pick<PrismAnswer, "problem">): boolean;
+export declare function problemFor(answer: PrismAnswer, request: MockRequest): (Problem & { status: number }) | undefined;

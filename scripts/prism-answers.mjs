@@ -1,0 +1,166 @@
+// Turning Prism's answers into the problem details the simulator sends for the same mistake. Prism
+// validates requests with ajv, like the simulator, but reports the violations only in its
+// `sl-violations` header (the body is the document's example), words them its own way, and
+// answers its own errors with `https://stoplight.io/prism/errors#...` types, some carrying a stack
+// trace. Pure functions: scripts/mock-front.mjs applies them.
+import { STATUS_CODES } from "node:http";
+import { BODY_REQUIRED_DETAIL, fieldDetail } from "../dist/local-server/field-details.js";
+import { fieldErrorCode, problemDetails } from "../dist/problems.js";
+import { escapePointerSegment } from "../dist/openapi/walk.js";
+
+const PRISM_ERROR = "https://stoplight.io/prism/errors#";
+
+/** Prism's sl-violations header: a JSON array of { location, severity, code, message }; the request's errors only. */
+export function requestViolations(header) {
+  if (typeof header !== "string") return [];
+  try {
+    const list = JSON.parse(header);
+    return Array.isArray(list) ? list.filter((v) => v?.severity === "Error" && Array.isArray(v.location) && v.location[0] === "request") : [];
+  } catch {
+    // Prism cuts a very long header ("Too many violations! ..."): no list to rebuild then.
+    return [];
+  }
+}
+
+/**
+ * The field errors of Prism's violations, the simulator's way: a JSON Pointer for a body field,
+ * the name for a parameter, the `code` of the JSON Schema keyword, and the simulator's words.
+ * `bodyWas` says what the request body was ("empty", "null" or "value"): Prism reads both an
+ * empty body and `null` as "no body" and says only "Body parameter is required".
+ */
+export function fieldErrorsOf(violations, bodyWas) {
+  const errors = [];
+  for (const violation of withoutEchoes(violations)) {
+    const error = fieldErrorOf(violation, bodyWas);
+    if (error) errors.push(error);
+  }
+  return errors;
+}
+
+function fieldErrorOf(violation, bodyWas) {
+  const [, where, ...rest] = violation.location.map(String);
+  const keyword = String(violation.code ?? "");
+  if (where === undefined && keyword === "required") {
+    // Every request body in the document is an object: `null` breaks its `type`, as ajv says in the simulator.
+    return bodyWas === "null" ? { pointer: "", code: "type", detail: "must be object" } : { pointer: "", code: "required", detail: BODY_REQUIRED_DETAIL };
+  }
+  const ajvMessage = ajvMessageOf(violation, where, rest);
+  const detail = fieldDetail(keyword, ajvMessage.text, ajvMessage.allowedValues);
+  const code = fieldErrorCode(keyword);
+  if (where === "body") {
+    const named = propertyNamedBy(violation);
+    const segments = named === undefined ? rest : [...rest, named];
+    return { pointer: segments.map((s) => `/${escapePointerSegment(s)}`).join(""), code, detail };
+  }
+  if ((where === "query" || where === "path" || where === "header") && rest[0] !== undefined) {
+    // An item of an array parameter (status=READY,NOPE) is located at its index.
+    const item = rest.length > 1 ? `item ${rest.slice(1).join("/")} ` : "";
+    return { parameter: rest[0], code, detail: item + detail };
+  }
+  return undefined;
+}
+
+/**
+ * ajv's own message inside Prism's, which reads "Request <where> [property|parameter <a.b.c> ]<ajv
+ * message>[: <allowed values>][; found '<name>'][: '<name>']". The allowed values of an enum come
+ * back as a list, so the detail can show them as the simulator does.
+ */
+function ajvMessageOf(violation, where, rest) {
+  let text = String(violation.message ?? "");
+  const kind = where === "body" ? "property " : "parameter ";
+  const prefix = `Request ${where} ${rest.length > 0 ? `${kind}${rest.join(".")} ` : ""}`;
+  if (text.startsWith(prefix)) text = text.slice(prefix.length);
+  let allowedValues;
+  const enumList = /^(must be equal to one of the allowed values): (.*)$/.exec(text);
+  if (violation.code === "enum" && enumList) {
+    text = enumList[1];
+    allowedValues = enumList[2].split(", ");
+  }
+  return { text: text.replace(/(; found '[^']*'|: '[^']*')$/, ""), allowedValues };
+}
+
+/** Prism locates unknown and missing properties at their parent and names them only in the message. */
+function propertyNamedBy(violation) {
+  if (!["additionalProperties", "unevaluatedProperties", "required"].includes(violation.code)) return undefined;
+  const match = /'([^']*)'\s*$/.exec(String(violation.message ?? ""));
+  return match?.[1];
+}
+
+/**
+ * Drops the echoes of one violation, as the simulator does: a bad field inside a nullable object
+ * (`anyOf: [X, {type: "null"}]`) also fails the null branch, so ajv reports the object itself as
+ * "must be null" and "must match a schema in anyOf" next to the real reason; and a number that is
+ * not an integer also fails `format: int32`, which the type error already says.
+ */
+function withoutEchoes(violations) {
+  const where = (v) => v.location.slice(1).join("/");
+  const isEcho = (v) => v.code === "anyOf" || v.code === "oneOf" || (v.code === "type" && / must be null$/.test(String(v.message)));
+  const specific = violations.filter((v) => !isEcho(v)).map(where);
+  const wrongType = new Set(violations.filter((v) => v.code === "type" && !isEcho(v)).map(where));
+  return violations.filter((v) => {
+    const at = where(v);
+    if (isEcho(v) && specific.some((p) => p === at || p.startsWith(`${at}/`))) return false;
+    return !(v.code === "format" && wrongType.has(at));
+  });
+}
+
+/** "The request has 2 invalid fields." */
+export function describeCount(n) {
+  return n === 1 ? "The request has 1 invalid field." : `The request has ${n} invalid fields.`;
+}
+
+/** Whether an answer is one of Prism's own errors (not an example from the document). */
+export function isPrismError(answer) {
+  return typeof answer.problem?.type === "string" && answer.problem.type.startsWith(PRISM_ERROR);
+}
+
+/**
+ * The problem details to send instead of one of Prism's own errors, or of an answer that only
+ * Prism's checks produced (401, 415, 422 with violations). Undefined: send Prism's answer as it is.
+ * Prism's own detail is never passed on whole: for an unexpected error it is a stack trace.
+ * @param {{ status: number, problem?: any, violations: any[] }} answer
+ * @param {{ method: string, path: string, contentType?: string, bodyWas: "empty" | "null" | "value" }} request
+ */
+export function problemFor(answer, request) {
+  const { method, path } = request;
+  const prismCode = (code) => answer.violations.some((v) => v.location.length === 1 && v.code === code);
+  if (answer.status === 401 && prismCode(401)) return problemDetails("unauthorized", "Send your API key in the X-Api-Key header.", path);
+  if (answer.status === 415 && prismCode(415)) {
+    const mediaType = (request.contentType ?? "").split(";")[0].trim().toLowerCase();
+    return problemDetails("unsupported-media-type", `Send the body as application/json${mediaType ? `, not ${mediaType}` : ""}.`, path);
+  }
+  if (answer.status === 422 && answer.violations.length > 0 && !isPrismError(answer)) {
+    const errors = fieldErrorsOf(answer.violations, request.bodyWas);
+    if (errors.length > 0) return problemDetails("validation", describeCount(errors.length), path, errors);
+  }
+  if (!isPrismError(answer)) return undefined;
+  const name = answer.problem.type.slice(PRISM_ERROR.length);
+  switch (name) {
+    case "NO_PATH_MATCHED_ERROR":
+    case "NO_SERVER_MATCHED_ERROR":
+    case "NO_RESOURCE_PROVIDED_ERROR":
+      return problemDetails("not-found", `There is no operation at ${path}.`, path);
+    case "NO_METHOD_MATCHED_ERROR":
+      return problemDetails("method-not-allowed", `${method} is not allowed on ${path}.`, path);
+    case "UNPROCESSABLE_ENTITY":
+      // Prism checks its own Prefer header before anything else.
+      return problemDetails("validation", "The Prefer header is not one the mock understands.", path, [
+        { parameter: "Prefer", code: "invalid", detail: firstLine(answer.problem.detail) ?? "is not valid" },
+      ]);
+    case "NOT_FOUND":
+      // `Prefer: code=NNN` or `example=NAME` that the document does not have.
+      return problemDetails("not-found", `${firstLine(answer.problem.detail) ?? "The document has no such answer."} (see the Prefer header)`, path);
+    default:
+      if (answer.status >= 500) return problemDetails("internal", "The mock could not produce an answer for this request.", path);
+      // A status no problem kind covers (406 for an Accept header the document cannot satisfy).
+      return { type: "about:blank", title: STATUS_CODES[answer.status] ?? "Error", status: answer.status, detail: firstLine(answer.problem.detail) ?? "", instance: path };
+  }
+}
+
+/** The first line of Prism's text, when it is short and shows nothing of the machine (no file path, no stack frame). */
+function firstLine(text) {
+  if (typeof text !== "string") return undefined;
+  const line = text.split("\n")[0].trim();
+  if (line === "" || line.length > 300 || /(^|[\s(])\/[\w.-]+\/|\bat [\w.<>]+ \(|node_modules|[A-Za-z]:\\/.test(line)) return undefined;
+  return line;
+}
