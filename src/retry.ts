@@ -32,7 +32,8 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   if (value === null) return undefined;
   const text = value.trim();
   if (/^\d+(?:\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-  const date = Date.parse(text);
+  // Every HTTP date format starts with the day's name; Date.parse alone would take "1." or "-1" for a date.
+  const date = /^[a-z]{3}/i.test(text) ? Date.parse(text) : Number.NaN;
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 

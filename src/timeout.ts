@@ -19,26 +19,38 @@ export class RequestTimeoutError extends Error {
   }
 }
 
+// The requests of the attempts in flight. Node's fetch (undici) links the signal given to a Request
+// to the fetch only through that Request object, weakly: once fetch has copied it, the Request can
+// be garbage collected and an abort (the deadline, or the caller's) then never reaches the fetch.
+const inFlight = new Set<Request>();
+
 export function withTimeout(fetchOnce: FetchFunction, timeoutMs: number): FetchFunction {
   return async (request) => {
-    const deadline = new AbortController();
+    // One signal for the caller's abort and this attempt's deadline. Not AbortSignal.any: Node 20
+    // can collect the signal it returns while a fetch still depends on it, and the deadline never fires.
+    const attempt = new AbortController();
+    const onCallerAbort = () => attempt.abort(request.signal.reason);
+    if (request.signal.aborted) onCallerAbort();
+    request.signal.addEventListener("abort", onCallerAbort, { once: true });
     const timer = setTimeout(
-      () => deadline.abort(new RequestTimeoutError(request.method, pathOf(request.url), timeoutMs)),
+      () => attempt.abort(new RequestTimeoutError(request.method, pathOf(request.url), timeoutMs)),
       timeoutMs,
     );
+    const sent = new Request(request, { signal: attempt.signal });
+    inFlight.add(sent);
     try {
-      // The caller's signal still cancels; the deadline cancels this attempt only.
-      const response = await fetchOnce(new Request(request, { signal: AbortSignal.any([request.signal, deadline.signal]) }));
+      const response = await fetchOnce(sent);
       // Reading a copy buffers the body of the response itself, which keeps its url and headers.
       await response.clone().arrayBuffer();
       return response;
     } catch (error) {
-      // Report why the attempt stopped, whatever error the fetch in use made of the abort.
-      if (request.signal.aborted) throw request.signal.reason;
-      if (deadline.signal.aborted) throw deadline.signal.reason;
-      throw error;
+      // Report why the attempt stopped (the caller's reason, or the deadline), whatever error the
+      // fetch in use made of the abort.
+      throw attempt.signal.aborted ? attempt.signal.reason : error;
     } finally {
       clearTimeout(timer);
+      inFlight.delete(sent);
+      request.signal.removeEventListener("abort", onCallerAbort);
     }
   };
 }

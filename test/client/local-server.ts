@@ -4,6 +4,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 
 export interface SeenRequest {
+  /** When the request arrived (Date.now()), to time the client's waits on the server's side. */
+  at: number;
   method: string;
   url: URL;
   headers: IncomingMessage["headers"];
@@ -21,9 +23,11 @@ export interface LocalServer {
 export async function startLocalServer(handler: Handler): Promise<LocalServer> {
   const requests: SeenRequest[] = [];
   const server = createServer(async (req, res) => {
+    const at = Date.now();
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const seen: SeenRequest = {
+      at,
       method: req.method ?? "",
       url: new URL(req.url ?? "/", "http://localhost"),
       headers: req.headers,
@@ -58,4 +62,17 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
     ...headers,
   });
   res.end(text);
+}
+
+/** A text body (plain text, an HTML page) with the given status and content type. */
+export function sendText(res: ServerResponse, status: number, body: string, contentType = "text/plain", headers: Record<string, string> = {}) {
+  res.writeHead(status, { "Content-Type": contentType, "Content-Length": Buffer.byteLength(body), ...headers });
+  res.end(body);
+}
+
+/** Sends the headers and the start of a JSON body, then drops the connection: a body cut short. */
+export function cutMidBody(res: ServerResponse, status = 200) {
+  const partial = '{"resources": [{"id": "7f1c2d4e';
+  res.writeHead(status, { "Content-Type": "application/json", "Content-Length": 4096 });
+  res.write(partial, () => setTimeout(() => res.socket?.destroy(), 10));
 }
