@@ -29,7 +29,7 @@ describe("contract case derivation", () => {
   });
 
   it("covers a constraint added to the document later", () => {
-    const changed = structuredClone(document);
+    const changed: any = structuredClone(document);
     // A new bound on an existing body field, a new closed nested object with a required field,
     // and a new query parameter with an enum.
     changed.components.schemas.ListenerPatch.properties.version = { type: "string", maxLength: 5 };
@@ -63,7 +63,7 @@ describe("contract case derivation", () => {
   });
 
   it("derives the 401 case from each operation's security", () => {
-    const changed = structuredClone(document);
+    const changed: any = structuredClone(document);
     // One operation open to anonymous callers, and the key moved to another header name.
     changed.paths["/v2/auth/providers"].get.security = [{}, { ApiKey: [] }];
     changed.components.securitySchemes.ApiKey.name = "X-Service-Key";
@@ -80,7 +80,7 @@ describe("contract case derivation", () => {
   });
 
   it("sends header parameters: a valid value in every request, a broken one in its own cases", () => {
-    const changed = structuredClone(document);
+    const changed: any = structuredClone(document);
     changed.paths["/v2/listeners"].get.parameters.push({ name: "X-Request-Mode", in: "header", required: true, schema: { type: "string", enum: ["fast", "safe"] } });
     const derived = deriveCases(changed).cases.filter((c) => c.operationId === "listListeners");
     const mode = (c: ContractCase) => buildRequest(c, { baseUrl: "http://127.0.0.1:1", apiKey: "k" }, {} as any).init.headers.get("x-request-mode");
