@@ -115,10 +115,16 @@ describe("retries", () => {
   });
 
   it("reads Retry-After as an HTTP date too", async () => {
-    const server = await serve(flaky(1, 503, { "Retry-After": new Date(Date.now() + 1000).toUTCString() }));
-    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k" });
+    // HTTP dates have whole seconds: two seconds ahead is between one and two seconds from now.
+    const retryAt = new Date(Date.now() + 2000).toUTCString();
+    const server = await serve(flaky(1, 503, { "Retry-After": retryAt }));
+    // Backoff alone would send the second attempt a few milliseconds after the first.
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", retry: { minDelayMs: 1, maxDelayMs: 5_000 } });
     unwrap(await client.GET("/v2/listeners"));
     expect(server.requests).toHaveLength(2);
+    // Timed on the server; 50 ms of slack for clocks and timers.
+    expect(server.requests[1]!.at).toBeGreaterThanOrEqual(Date.parse(retryAt) - 50);
+    expect(server.requests[1]!.at - server.requests[0]!.at).toBeGreaterThanOrEqual(900);
   });
 
   for (const status of [429, 502, 503, 504]) {
@@ -212,9 +218,15 @@ describe("retries", () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it("parseRetryAfter reads seconds and HTTP dates", () => {
+  it("parseRetryAfter reads seconds (with a fraction too) and HTTP dates", () => {
     const now = Date.parse("2026-01-01T00:00:00Z");
     expect(parseRetryAfter("3", now)).toBe(3000);
+    expect(parseRetryAfter("1.5", now)).toBe(1500);
+    expect(parseRetryAfter(" 0.25 ", now)).toBe(250);
+    expect(parseRetryAfter("Sunday, 01-Jan-26 00:00:02 GMT", now)).toBe(2000);
+    // Not seconds and not a date, though Date.parse would read them as one.
+    expect(parseRetryAfter("-1", now)).toBeUndefined();
+    expect(parseRetryAfter("1.", now)).toBeUndefined();
     expect(parseRetryAfter("Thu, 01 Jan 2026 00:00:10 GMT", now)).toBe(10_000);
     expect(parseRetryAfter("Wed, 31 Dec 2025 00:00:00 GMT", now)).toBe(0);
     expect(parseRetryAfter("soon", now)).toBeUndefined();
