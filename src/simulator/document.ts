@@ -1,25 +1,7 @@
-// Loads the bundled OpenAPI document at run time. generated/ sits two levels above this module
-// both in src/simulator/ (vitest, tsc --noEmit) and in dist/simulator/ (the installed package).
-import { readFileSync } from "node:fs";
+// The bundled OpenAPI document, for the core. A JSON module import works in Node 20.19+, in
+// bundlers (esbuild, Vite) and in browsers, so the core reads no file and needs no Node API.
+// generated/ sits two levels above this module both in src/simulator/ and in dist/simulator/.
+import bundled from "../../generated/openapi.json" with { type: "json" };
+import type { OpenApiDocument } from "../openapi/walk.js";
 
-export interface OpenApiDocument {
-  paths: Record<string, Record<string, unknown>>;
-  components: Record<string, Record<string, unknown>>;
-  [key: string]: unknown;
-}
-
-export function loadDocument(): OpenApiDocument {
-  return JSON.parse(readFileSync(new URL("../../generated/openapi.json", import.meta.url), "utf8")) as OpenApiDocument;
-}
-
-/** Follows local "#/..." references until it reaches a value that is not a reference. */
-export function deref<T = any>(document: OpenApiDocument, value: unknown): T {
-  let v: any = value;
-  while (v && typeof v === "object" && typeof v.$ref === "string" && v.$ref.startsWith("#/")) {
-    v = (v.$ref as string)
-      .slice(2)
-      .split("/")
-      .reduce((node: any, key: string) => node?.[key.replace(/~1/g, "/").replace(/~0/g, "~")], document);
-  }
-  return v as T;
-}
+export const openApiDocument = bundled as unknown as OpenApiDocument;

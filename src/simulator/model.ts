@@ -1,4 +1,4 @@
-// The simulator's state: plain JSON (so it can be written to the state file as it is), with the
+// The simulator's state: plain JSON (so persistence can write it as it is), with the
 // resource shapes taken from the generated types. Fields the documents do not carry (deployment
 // tier, tags, remote reconciliation, lifecycle bookkeeping) live beside the resource, not in it.
 import type { components } from "../../generated/schema.js";
@@ -17,7 +17,6 @@ export type DeploymentType = Schemas["DeploymentType"];
 export type RevisionStatus = Schemas["RevisionStatus"];
 export type Revision = Schemas["Revision"] &
   Required<Pick<Schemas["Revision"], "id" | "created_at" | "updated_at" | "status" | "source" | "source_revision_config">>;
-export type RevisionListItem = Schemas["RevisionListItem"];
 export type Listener = Schemas["Listener"] & Required<Pick<Schemas["Listener"], "id">>;
 export type ListenerPatch = Schemas["ListenerPatch"];
 export type OAuthProvider = Schemas["OAuthProvider"];

@@ -1,7 +1,6 @@
 // Deterministic seed data: the same ids, names and timestamps on every start, so tests, docs and
 // the contract suite can name them. Only the moment in-progress revisions entered their state is
-// taken from the clock, so they go on advancing after a start.
-import { createHash } from "node:crypto";
+// taken from the clock, so they go on advancing after a start. No Node imports: it runs in browsers.
 import type {
   AgentConnection,
   Deployment,
@@ -15,18 +14,62 @@ import type {
   RevisionStatus,
   State,
 } from "./model.js";
+import { TERMINAL_REVISION_STATUSES } from "../../generated/constants.js";
 
-/** A stable UUID (version 5 layout) derived from a name. */
+/**
+ * The ids the document's examples use, so that a request copied from the docs or the README finds
+ * the seeded resource it names. Every other seed id is derived from its name.
+ */
+const DOCUMENT_IDS: Record<string, string> = {
+  "deployment:0": "e1d7b3a9-6c2f-4e5b-8a1d-3f9c7b2e4a60",
+  "deployment:0:revision:0": "a2c4e6f8-0b1d-4c3e-9f5a-7b9d1f3a5c27",
+  "tenant:main": "7b1e2c3d-4f5a-4b6c-8d7e-9f0a1b2c3d4e",
+  "listener:prod-cluster": "5d8e2f1a-7b3c-4e9d-a6f2-0c1b8e7d3a54",
+  "listener:staging-cluster": "0b9d7f5e-3c1a-4e8b-9d6f-4a2c0e8b6d91",
+  "integration:scm": "9c1e5a3f-2d7b-4f8e-b4a6-6e0d2c9f1b73",
+  "integration:forge": "4f6a8c2e-1b3d-4e5f-9a7c-8d0e2f4b6a19",
+};
+
+/**
+ * `count` 32-bit words of a hash of `text`: FNV-1a lanes with different starting values, each
+ * finished with murmur3's avalanche step. Not cryptographic; only stable and well spread, which is
+ * all seed ids need, and synchronous (crypto.subtle is not).
+ */
+function hashWords(text: string, count: number): number[] {
+  const words: number[] = [];
+  for (let lane = 0; lane < count; lane++) {
+    let h = (0x811c9dc5 ^ Math.imul(lane + 1, 0x9e3779b1)) >>> 0;
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    h ^= h >>> 16;
+    h = Math.imul(h, 0x85ebca6b);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0xc2b2ae35);
+    h ^= h >>> 16;
+    words.push(h >>> 0);
+  }
+  return words;
+}
+
+function hashHex(text: string, words: number): string {
+  return hashWords(text, words)
+    .map((w) => w.toString(16).padStart(8, "0"))
+    .join("");
+}
+
+/** A stable UUID derived from a name (the layout of RFC 9562 version 8, "custom"), or the document's id for it. */
 export function seedUuid(name: string): string {
-  const h = createHash("sha1").update(`dms-simulator:${name}`).digest("hex");
+  const known = DOCUMENT_IDS[name];
+  if (known) return known;
+  const h = hashHex(`dms-simulator:${name}`, 4);
   const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
   // join() makes one flat string; a template literal would keep a tree of pieces alive (with
   // 10,000 deployments that tree was a third of the heap).
-  return [h.slice(0, 8), h.slice(8, 12), `5${h.slice(13, 16)}`, `${variant}${h.slice(17, 20)}`, h.slice(20, 32)].join("-");
+  return [h.slice(0, 8), h.slice(8, 12), `8${h.slice(13, 16)}`, `${variant}${h.slice(17, 20)}`, h.slice(20, 32)].join("-");
 }
 
+/** 40 hex digits, shaped like a git commit sha. */
 export function fakeCommitSha(seed: string): string {
-  return createHash("sha1").update(`commit:${seed}`).digest("hex");
+  return hashHex(`commit:${seed}`, 5);
 }
 
 const SEED_EPOCH_MS = Date.parse("2026-01-05T09:00:00.000Z");
@@ -216,7 +259,7 @@ function seedDeployment(rank: number, createdMs: number, listeners: Listener[], 
     const isLatest = n === revisionCount - 1;
     const revStatus = isLatest ? latestStatus : OLDER_REVISION_CYCLE[(rank + n) % OLDER_REVISION_CYCLE.length]!;
     const revCreated = createdMs + (n + 1) * REVISION_SPACING_MS;
-    const inProgress = !["DEPLOYED", "CREATE_FAILED", "BUILD_FAILED", "DEPLOY_FAILED", "SKIPPED", "INTERRUPTED", "UNKNOWN"].includes(revStatus);
+    const inProgress = revStatus !== "UNKNOWN" && !(TERMINAL_REVISION_STATUSES as readonly string[]).includes(revStatus);
     const updatedMs = inProgress ? Math.max(nowMs, revCreated) : revCreated + 5 * REVISION_SPACING_MS / 10;
     revisions.push({
       revision: {

@@ -1,7 +1,11 @@
-// The in-memory store: owns the state, its indexes, the simulated clock and the serialized-JSON
-// cache of deployments. Routes call it; it calls the lifecycle; nothing calls back.
-import { randomUUID } from "node:crypto";
-import { advanceRevision, interruptRevision, isInProgress } from "./lifecycle.js";
+// The in-memory store: the state, its indexes, the simulated clock and the lifecycle's clock steps.
+// Writes happen in two halves so that persistence can sit between them: a `plan...` method computes
+// the StateChanges of a write without touching the live state, and `apply` makes them live. Routes
+// call the store; the store calls the lifecycle; nothing calls back. It holds data only: serialized
+// answers are cached by the response layer, keyed by the versions the store keeps.
+import { createsRevision } from "../revision-rules.js";
+import type { StateChange } from "./changes.js";
+import { advanceRevision, interrupted, isInProgress } from "./lifecycle.js";
 import type {
   Deployment,
   DeploymentPatch,
@@ -37,71 +41,102 @@ export interface Page<T> {
   offset: number;
 }
 
+/** The changes of one write, and what the write answers with once they are applied. */
+export interface Plan<T> {
+  changes: StateChange[];
+  result: T;
+}
+
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export class Store {
   private state!: State;
   private deploymentsById = new Map<string, DeploymentRecord>();
+  /** Position of each deployment in state.deployments and in its tenant's list (neither order ever changes). */
+  private positions = new Map<string, { all: number; tenant: number }>();
   private deploymentsByTenant = new Map<string, DeploymentRecord[]>();
   private revisionsById = new Map<string, { owner: DeploymentRecord; record: RevisionRecord }>();
-  private listenersById = new Map<string, Listener>();
-  /** Revisions that are still moving; only these are looked at on each request. */
-  private moving = new Set<RevisionRecord>();
+  private listenersById = new Map<string, { listener: Listener; position: number }>();
+  /** Revisions that are still moving, with their deployment; only these are looked at on each request. */
+  private moving = new Map<RevisionRecord, DeploymentRecord>();
   /** The earliest simulated time any moving revision is due to step; until then tick() is free. */
   private nextDueMs = Infinity;
-  private json = new Map<string, string>();
-  /** Deployment list answers by query, valid while `version` is unchanged (clients poll lists). */
-  private pages = new Map<string, { version: number; body: Buffer }>();
-  /** Counts changes to deployments; a cached list page is stale once it moves. */
-  private version = 0;
+  /** The newest created_at handed out (ms), also to writes still being saved: created_at stays strictly increasing. */
+  private createdHighWater = 0;
+  /** Per deployment id: the changeCount of its last change (absent: unchanged since the last load). */
+  private deploymentVersions = new Map<string, number>();
+  /** The changeCount at the last load: the version of every deployment not changed since. */
+  private loadedAt = 0;
+  /** Moves whenever any deployment changes (list answers depend on all of them). */
+  private changeCount = 0;
+  /** Moves whenever a listener changes. */
+  private listenerCount = 0;
 
   constructor(
     state: State,
     private readonly stepMs: number,
+    private readonly clock: () => number,
   ) {
     this.load(state);
   }
 
+  /** Makes `state` the live state, indexing it. */
   load(state: State): void {
     this.state = state;
-    this.version++;
-    this.pages.clear();
+    this.changeCount++;
+    this.listenerCount++;
     this.deploymentsById.clear();
+    this.positions.clear();
     this.deploymentsByTenant.clear();
     this.revisionsById.clear();
     this.listenersById.clear();
     this.moving.clear();
+    this.deploymentVersions.clear();
+    this.loadedAt = this.changeCount;
     this.nextDueMs = Infinity;
-    this.json.clear();
-    for (const record of state.deployments) this.index(record);
-    for (const listener of state.listeners) this.listenersById.set(listener.id, listener);
+    let highWater = state.last_created_ms;
+    state.deployments.forEach((record, i) => {
+      this.index(record, i);
+      const newest = record.revisions.at(-1);
+      if (newest) highWater = Math.max(highWater, Date.parse(newest.revision.created_at));
+    });
+    this.createdHighWater = highWater;
+    state.listeners.forEach((listener, position) => this.listenersById.set(listener.id, { listener, position }));
   }
 
+  /** The live state, for persistence (compaction) and tests. */
   snapshot(): State {
+    this.state.last_created_ms = Math.max(this.state.last_created_ms, this.createdHighWater);
     return this.state;
   }
 
   now(): number {
-    return Date.now() + this.state.clock_offset_ms;
+    return this.clock() + this.state.clock_offset_ms;
   }
 
-  advanceClock(seconds: number): number {
-    this.state.clock_offset_ms += Math.round(seconds * 1000);
-    this.tick();
-    return this.now();
+  /** Version of everything a deployment list shows. */
+  get version(): number {
+    return this.changeCount;
   }
 
-  /** Moves every revision that is due; called before each answer. */
+  /** Version of everything a listener list shows. */
+  get listenerVersion(): number {
+    return this.listenerCount;
+  }
+
+  versionOf(record: DeploymentRecord): number {
+    return this.deploymentVersions.get(record.deployment.id) ?? this.loadedAt;
+  }
+
+  /** Moves every revision that is due (in place: the clock's steps are not saved, they follow from the clock). */
   tick(): void {
     const now = this.now();
     if (now < this.nextDueMs) return;
     let nextDue = Infinity;
-    for (const record of this.moving) {
+    for (const [record, owner] of this.moving) {
       if (advanceRevision(record, now, this.stepMs)) {
-        const owner = this.revisionsById.get(record.revision.id)!.owner;
-        this.json.delete(owner.deployment.id);
-        this.version++;
-        if (record.revision.status === "DEPLOYED") this.onDeployed(owner, record);
+        this.touch(owner);
+        if (record.revision.status === "DEPLOYED") onDeployed(owner, record);
         if (!isInProgress(record.revision.status)) {
           this.moving.delete(record);
           continue;
@@ -112,6 +147,29 @@ export class Store {
     this.nextDueMs = nextDue;
   }
 
+  /** Makes saved changes live. Runs synchronously once persistence has them. */
+  apply(changes: readonly StateChange[]): void {
+    for (const change of changes) {
+      switch (change.op) {
+        case "put_deployment":
+          this.putDeployment(change.record);
+          break;
+        case "put_listener":
+          this.putListener(change.listener);
+          break;
+        case "set_clock":
+          this.state.clock_offset_ms = change.clock_offset_ms;
+          this.state.last_created_ms = change.last_created_ms;
+          this.createdHighWater = Math.max(this.createdHighWater, change.last_created_ms);
+          this.tick();
+          break;
+        case "replace_state":
+          this.load(change.state);
+          break;
+      }
+    }
+  }
+
   // --- deployments -------------------------------------------------------------------------
 
   getDeployment(id: string, tenant: string | undefined): DeploymentRecord | undefined {
@@ -120,87 +178,77 @@ export class Store {
     return record;
   }
 
-  /** The deployment as JSON text, cached until it changes (lists of 10,000 stay cheap). */
-  deploymentJson(record: DeploymentRecord): string {
-    let text = this.json.get(record.deployment.id);
-    if (text === undefined) {
-      text = JSON.stringify(record.deployment);
-      this.json.set(record.deployment.id, text);
-    }
-    return text;
-  }
-
-  /** The JSON answer of a deployment list, built once per query and store version. */
-  deploymentPageJson(key: string, build: () => string): Buffer {
-    const hit = this.pages.get(key);
-    if (hit && hit.version === this.version) return hit.body;
-    // Bounded: many distinct queries (an id filter per request) must not grow memory without end.
-    if (this.pages.size >= 1000) this.pages.clear();
-    const body = Buffer.from(build());
-    this.pages.set(key, { version: this.version, body });
-    return body;
-  }
-
   listDeployments(tenant: string | undefined, filter: DeploymentFilter, offset: number, limit: number): Page<DeploymentRecord> {
     const all = tenant === undefined ? this.state.deployments : (this.deploymentsByTenant.get(tenant) ?? []);
-    const matches = deploymentMatcher(filter);
-    return pageNewestFirst(all, matches, offset, limit);
+    return pageNewestFirst(all, deploymentMatcher(filter), offset, limit);
   }
 
-  patchDeployment(record: DeploymentRecord, patch: DeploymentPatch): void {
+  /** The changes of a PATCH of a deployment; `result` is the deployment as it will be. */
+  planDeploymentPatch(record: DeploymentRecord, patch: DeploymentPatch): Plan<DeploymentRecord> {
     const now = this.now();
-    const d = record.deployment;
+    const next = copyForWrite(record);
+    const d = next.deployment;
     if (patch.source_config) d.source_config = { ...d.source_config, ...patch.source_config };
     if (patch.secrets != null) d.secrets = patch.secrets;
     if (patch.secret_references != null) d.secret_references = patch.secret_references;
-    const createsRevision =
-      patch.source_revision_config != null || patch.secrets != null || patch.secret_references != null || patch.revision_source != null;
-    if (createsRevision) this.createRevision(record, patch, now);
+    if (createsRevision(patch)) this.addRevision(next, patch, now);
     d.updated_at = iso(now);
-    this.json.delete(d.id);
-    this.version++;
+    return { changes: [{ op: "put_deployment", record: next }], result: next };
   }
 
-  private createRevision(record: DeploymentRecord, patch: DeploymentPatch, now: number): void {
+  /** The changes that make the next revision of a deployment end in `status`. */
+  planFailNext(record: DeploymentRecord, status: FailureStatus): Plan<DeploymentRecord> {
+    const next = copyForWrite(record);
+    next.fail_next = status;
+    return { changes: [{ op: "put_deployment", record: next }], result: next };
+  }
+
+  private addRevision(record: DeploymentRecord, patch: DeploymentPatch, now: number): void {
     const d = record.deployment;
-    for (const older of record.revisions) {
-      if (interruptRevision(older, now)) this.moving.delete(older);
-    }
+    record.revisions = record.revisions.map((older) => interrupted(older, now) ?? older);
     const { repo_commit_sha: _previousSha, ...current } = d.source_revision_config;
     const config: Deployment["source_revision_config"] = { ...current, ...(patch.source_revision_config ?? {}) };
     const source = patch.revision_source ?? d.source;
-    const id = randomUUID();
+    const id = crypto.randomUUID();
     if (source === "scm_host" && config.repo_ref) config.repo_commit_sha = fakeCommitSha(`${id}:${config.repo_ref}`);
-    const created = this.nextCreatedMs(now);
-    const revision: RevisionRecord = {
-      revision: {
-        id,
-        created_at: iso(created),
-        updated_at: iso(created),
-        status: "CREATING",
-        source,
-        source_revision_config: config,
-      },
+    // Handed out now, even if the write is never saved: a gap in created_at is harmless, a repeat is not.
+    const created = (this.createdHighWater = Math.max(now, this.createdHighWater + 1));
+    record.revisions.push({
+      revision: { id, created_at: iso(created), updated_at: iso(created), status: "CREATING", source, source_revision_config: config },
       remote_reconciled: record.remote_reconciled,
       step_at_ms: created,
       fail_with: record.fail_next,
-    };
+    });
     record.fail_next = null;
-    record.revisions.push(revision);
-    this.indexRevision(record, revision);
     d.source_revision_config = config;
     d.latest_revision_id = id;
   }
 
-  failNext(record: DeploymentRecord, status: FailureStatus): void {
-    record.fail_next = status;
+  private putDeployment(record: DeploymentRecord): void {
+    const id = record.deployment.id;
+    const old = this.deploymentsById.get(id);
+    if (!old) {
+      this.state.deployments.push(record);
+      this.index(record, this.state.deployments.length - 1);
+      this.touch(record);
+      return;
+    }
+    const position = this.positions.get(id)!;
+    this.state.deployments[position.all] = record;
+    this.deploymentsByTenant.get(old.deployment.tenant_id)![position.tenant] = record;
+    this.deploymentsById.set(id, record);
+    for (const r of old.revisions) {
+      this.revisionsById.delete(r.revision.id);
+      this.moving.delete(r);
+    }
+    for (const r of record.revisions) this.indexRevision(record, r);
+    this.touch(record);
+    // The planned copy may be behind the clock (it was made before the save): catch it up now.
+    this.tick();
   }
 
-  private onDeployed(owner: DeploymentRecord, record: RevisionRecord): void {
-    const d = owner.deployment;
-    d.active_revision_id = record.revision.id;
-    if (d.status === "AWAITING_DATABASE") d.status = "READY";
-    d.updated_at = record.revision.updated_at;
+  private touch(record: DeploymentRecord): void {
+    this.deploymentVersions.set(record.deployment.id, ++this.changeCount);
   }
 
   // --- revisions ---------------------------------------------------------------------------
@@ -222,17 +270,26 @@ export class Store {
 
   listListeners(offset: number, limit: number): Page<Listener> {
     const byAge = [...this.state.listeners].sort((a, b) => (a.created_at ?? "").localeCompare(b.created_at ?? ""));
-    return pageNewestFirst(byAge, () => true, offset, limit);
+    return pageNewestFirst(byAge, undefined, offset, limit);
   }
 
   getListener(id: string): Listener | undefined {
-    return this.listenersById.get(id);
+    return this.listenersById.get(id)?.listener;
   }
 
-  patchListener(listener: Listener, patch: ListenerPatch): void {
-    if (patch.version !== undefined) listener.version = patch.version;
-    if (patch.compute_config !== undefined) listener.compute_config = patch.compute_config;
-    listener.updated_at = iso(this.now());
+  planListenerPatch(listener: Listener, patch: ListenerPatch): Plan<Listener> {
+    const next: Listener = { ...listener, updated_at: iso(this.now()) };
+    if (patch.version !== undefined) next.version = patch.version;
+    if (patch.compute_config !== undefined) next.compute_config = patch.compute_config;
+    return { changes: [{ op: "put_listener", listener: next }], result: next };
+  }
+
+  private putListener(listener: Listener): void {
+    const hit = this.listenersById.get(listener.id);
+    const position = hit ? hit.position : this.state.listeners.length;
+    this.state.listeners[position] = listener;
+    this.listenersById.set(listener.id, { listener, position });
+    this.listenerCount++;
   }
 
   providers() {
@@ -248,13 +305,25 @@ export class Store {
     return Object.hasOwn(byIntegration, integrationId) ? byIntegration[integrationId] : undefined;
   }
 
+  // --- the clock -----------------------------------------------------------------------------
+
+  /** The change that moves the simulated clock `seconds` ahead. */
+  planAdvance(seconds: number): StateChange {
+    return {
+      op: "set_clock",
+      clock_offset_ms: this.state.clock_offset_ms + Math.round(seconds * 1000),
+      last_created_ms: Math.max(this.state.last_created_ms, this.createdHighWater),
+    };
+  }
+
   // --- indexes -----------------------------------------------------------------------------
 
-  private index(record: DeploymentRecord): void {
+  private index(record: DeploymentRecord, position: number): void {
     this.deploymentsById.set(record.deployment.id, record);
     const tenant = record.deployment.tenant_id;
     let list = this.deploymentsByTenant.get(tenant);
     if (!list) this.deploymentsByTenant.set(tenant, (list = []));
+    this.positions.set(record.deployment.id, { all: position, tenant: list.length });
     list.push(record);
     for (const revision of record.revisions) this.indexRevision(record, revision);
   }
@@ -262,16 +331,30 @@ export class Store {
   private indexRevision(owner: DeploymentRecord, record: RevisionRecord): void {
     this.revisionsById.set(record.revision.id, { owner, record });
     if (isInProgress(record.revision.status)) {
-      this.moving.add(record);
+      this.moving.set(record, owner);
       this.nextDueMs = Math.min(this.nextDueMs, record.step_at_ms + this.stepMs);
     }
   }
+}
 
-  private nextCreatedMs(now: number): number {
-    const created = Math.max(now, this.state.last_created_ms + 1);
-    this.state.last_created_ms = created;
-    return created;
-  }
+/**
+ * A copy of a deployment that a write may change while the live one goes on being served. Revisions
+ * still in progress are copied too, since the clock moves the live ones in place; finished ones
+ * never change and are shared.
+ */
+function copyForWrite(record: DeploymentRecord): DeploymentRecord {
+  return {
+    ...record,
+    deployment: { ...record.deployment },
+    revisions: record.revisions.map((r) => (isInProgress(r.revision.status) ? { ...r, revision: { ...r.revision } } : r)),
+  };
+}
+
+function onDeployed(owner: DeploymentRecord, record: RevisionRecord): void {
+  const d = owner.deployment;
+  d.active_revision_id = record.revision.id;
+  if (d.status === "AWAITING_DATABASE") d.status = "READY";
+  d.updated_at = record.revision.updated_at;
 }
 
 function deploymentMatcher(filter: DeploymentFilter): ((r: DeploymentRecord) => boolean) | undefined {

@@ -1,14 +1,18 @@
-// Request validation against the document: every operation's parameters and body are compiled
-// with ajv once, at start. Query values are coerced the way Prism does (numbers by Number(), so
+// Request validation against the document. Each operation's parameters and body are described
+// once from the document (src/openapi/walk.ts) and their validators are compiled on first use, so a
+// simulator is ready at once. Query values are coerced the way Prism does (numbers by Number(), so
 // `limit=1e1` is 10; booleans from "true"/"false"; `style: form, explode: false` arrays split on
 // commas) and the results name each violated field: `parameter` for parameters, `pointer` (a JSON
-// Pointer) for body fields.
+// Pointer) for body fields, each with the `code` of the rule it broke.
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
-import { deref, type OpenApiDocument } from "./document.js";
-import type { OpenApiValidator } from "./openapi-validator.js";
+import { fieldDetail, BODY_REQUIRED_DETAIL, REQUIRED_DETAIL } from "../local-server/field-details.js";
+import { fieldErrorCode, type FieldErrorCode } from "../problems.js";
+import { deref, escapePointerSegment, listOperations, primaryType, type OpenApiDocument } from "../openapi/walk.js";
+import { createValidators, type Validators } from "./validators.js";
 
 export interface FieldError {
   detail: string;
+  code: FieldErrorCode;
   pointer?: string;
   parameter?: string;
 }
@@ -24,7 +28,7 @@ interface ParameterSpec {
   coerceTo: Scalar;
   /** The schema's default, used when the parameter is absent (limit 20, offset 0). */
   defaultValue: unknown;
-  validate: ValidateFunction;
+  schema: unknown;
 }
 
 export interface OperationSpec {
@@ -32,51 +36,45 @@ export interface OperationSpec {
   method: string;
   path: string;
   parameters: ParameterSpec[];
-  body?: { required: boolean; mediaTypes: string[]; validate: ValidateFunction };
+  body?: { required: boolean; mediaTypes: string[]; schema: unknown };
 }
 
-const METHODS = ["get", "put", "post", "patch", "delete"];
-
-export function compileOperations(document: OpenApiDocument, validator: OpenApiValidator): OperationSpec[] {
-  const out: OperationSpec[] = [];
-  for (const [path, pathItem] of Object.entries(document.paths)) {
-    for (const method of METHODS) {
-      const op = pathItem[method] as any;
-      if (!op) continue;
-      const raw = [...((pathItem.parameters as unknown[]) ?? []), ...((op.parameters as unknown[]) ?? [])];
-      const parameters = raw.map((p) => compileParameter(document, validator, op.operationId, deref(document, p)));
-      let body: OperationSpec["body"];
-      if (op.requestBody) {
-        const rb = deref<any>(document, op.requestBody);
-        const mediaTypes = Object.keys(rb.content ?? {});
-        const schema = rb.content?.[mediaTypes[0] ?? ""]?.schema ?? {};
-        body = { required: rb.required === true, mediaTypes, validate: validator.validatorFor(schema, `body:${op.operationId}`) };
-      }
-      out.push({ operationId: op.operationId, method: method.toUpperCase(), path, parameters, ...(body ? { body } : {}) });
+/** Describes every operation of the document (no validator is compiled yet). */
+export function describeOperations(document: OpenApiDocument): OperationSpec[] {
+  return listOperations(document).map(({ path, method, operationId, operation, parameters }) => {
+    let body: OperationSpec["body"];
+    if (operation.requestBody) {
+      const rb = deref<any>(document, operation.requestBody);
+      const mediaTypes = Object.keys(rb.content ?? {});
+      body = { required: rb.required === true, mediaTypes, schema: rb.content?.[mediaTypes[0] ?? ""]?.schema ?? {} };
     }
-  }
-  return out;
+    return {
+      operationId,
+      method: method.toUpperCase(),
+      path,
+      parameters: parameters.map((p) => describeParameter(document, p)),
+      ...(body ? { body } : {}),
+    };
+  });
 }
 
-function compileParameter(document: OpenApiDocument, validator: OpenApiValidator, operationId: string, p: any): ParameterSpec {
+function describeParameter(document: OpenApiDocument, p: any): ParameterSpec {
   const schema = p.schema ?? {};
   const resolved = deref<any>(document, schema);
   const array = typeOf(resolved) === "array";
-  const coerceTo = array ? typeOf(deref(document, resolved.items ?? {})) : typeOf(resolved);
   return {
     name: p.name,
     in: p.in,
     required: p.required === true,
     array,
-    coerceTo,
+    coerceTo: (array ? typeOf(deref(document, resolved.items ?? {})) : typeOf(resolved)) as Scalar,
     defaultValue: resolved.default,
-    validate: validator.validatorFor(schema, `parameter:${operationId}:${p.in}:${p.name}`),
+    schema,
   };
 }
 
-function typeOf(schema: any): any {
-  const t = schema?.type;
-  if (Array.isArray(t)) return t.find((x) => x !== "null");
+function typeOf(schema: any): string | undefined {
+  const t = primaryType(schema);
   if (t === undefined && Array.isArray(schema?.enum)) return "string";
   return t;
 }
@@ -91,84 +89,88 @@ function coerce(raw: string, to: Scalar): unknown {
 }
 
 export interface ParameterValues {
-  values: Record<string, unknown>;
+  values: Record<string, any>;
   errors: FieldError[];
 }
 
-export function checkParameters(
-  spec: OperationSpec,
-  pathValues: Record<string, string>,
-  query: URLSearchParams | undefined,
-  headers: Record<string, string | string[] | undefined>,
-): ParameterValues {
-  const values: Record<string, unknown> = {};
-  const errors: FieldError[] = [];
-  for (const p of spec.parameters) {
-    let raw: string | undefined;
-    if (p.in === "path") raw = pathValues[p.name];
-    else if (p.in === "header") {
-      const h = headers[p.name.toLowerCase()];
-      raw = Array.isArray(h) ? h.join(",") : h;
-    } else if (query) {
-      const all = query.getAll(p.name);
-      // A repeated array parameter (status=A&status=B) is read like one comma-separated value.
-      raw = all.length === 0 ? undefined : p.array ? all.join(",") : all[0];
-    }
-    if (raw === undefined) {
-      if (p.defaultValue !== undefined) values[p.name] = p.defaultValue;
-      if (p.required) errors.push({ parameter: p.name, detail: "is required" });
-      continue;
-    }
-    const value = p.array ? raw.split(",").map((item) => coerce(item, p.coerceTo)) : coerce(raw, p.coerceTo);
-    if (!p.validate(value)) {
-      for (const e of tidy(p.validate.errors)) {
-        errors.push({ parameter: p.name, detail: `${e.instancePath ? `item ${e.instancePath.slice(1)} ` : ""}${message(e)}` });
-      }
-      continue;
-    }
-    values[p.name] = value;
-  }
-  return { values, errors };
-}
+/** Checks requests against the document's operations, compiling each validator when first needed. */
+export class RequestChecker {
+  private validators: Validators | undefined;
+  private compiled = new Map<string, ValidateFunction>();
 
-export function checkBody(spec: OperationSpec, body: unknown): FieldError[] {
-  if (!spec.body) return [];
-  if (body === undefined) return spec.body.required ? [{ pointer: "", detail: "the request body is required" }] : [];
-  if (spec.body.validate(body)) return [];
-  const seen = new Set<string>();
-  const out: FieldError[] = [];
-  for (const e of tidy(spec.body.validate.errors)) {
-    const error = { pointer: pointerOf(e), detail: message(e) };
-    const key = `${error.pointer}\u0000${error.detail}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(error);
+  constructor(private readonly document: OpenApiDocument) {}
+
+  private validator(key: string, schema: unknown): ValidateFunction {
+    let fn = this.compiled.get(key);
+    if (!fn) {
+      this.validators ??= createValidators(this.document);
+      fn = this.validators.compile(key, schema);
+      this.compiled.set(key, fn);
+    }
+    return fn;
   }
-  return out;
+
+  parameters(spec: OperationSpec, pathValues: Record<string, string>, query: URLSearchParams | undefined, header: (name: string) => string | null): ParameterValues {
+    const values: Record<string, unknown> = {};
+    const errors: FieldError[] = [];
+    for (const p of spec.parameters) {
+      let raw: string | undefined;
+      if (p.in === "path") raw = pathValues[p.name];
+      else if (p.in === "header") raw = header(p.name.toLowerCase()) ?? undefined;
+      else if (query) {
+        const all = query.getAll(p.name);
+        // A repeated array parameter (status=A&status=B) is read like one comma-separated value.
+        raw = all.length === 0 ? undefined : p.array ? all.join(",") : all[0];
+      }
+      if (raw === undefined) {
+        if (p.defaultValue !== undefined) values[p.name] = p.defaultValue;
+        if (p.required) errors.push({ parameter: p.name, code: "required", detail: REQUIRED_DETAIL });
+        continue;
+      }
+      const value = p.array ? raw.split(",").map((item) => coerce(item, p.coerceTo)) : coerce(raw, p.coerceTo);
+      const validate = this.validator(`parameter:${spec.operationId}:${p.in}:${p.name}`, p.schema);
+      if (!validate(value)) {
+        for (const e of tidy(validate.errors)) {
+          errors.push({
+            parameter: p.name,
+            code: fieldErrorCode(e.keyword),
+            detail: `${e.instancePath ? `item ${e.instancePath.slice(1)} ` : ""}${message(e)}`,
+          });
+        }
+        continue;
+      }
+      values[p.name] = value;
+    }
+    return { values, errors };
+  }
+
+  body(spec: OperationSpec, body: unknown): FieldError[] {
+    if (!spec.body) return [];
+    if (body === undefined) return spec.body.required ? [{ pointer: "", code: "required", detail: BODY_REQUIRED_DETAIL }] : [];
+    const validate = this.validator(`body:${spec.operationId}`, spec.body.schema);
+    if (validate(body)) return [];
+    const seen = new Set<string>();
+    const out: FieldError[] = [];
+    for (const e of tidy(validate.errors)) {
+      const error: FieldError = { pointer: pointerOf(e), code: fieldErrorCode(e.keyword), detail: message(e) };
+      const key = `${error.pointer}\u0000${error.detail}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(error);
+    }
+    return out;
+  }
 }
 
 /** Points at the offending field itself, also for unknown and missing properties. */
 function pointerOf(e: ErrorObject): string {
   const p = e.params as Record<string, unknown>;
   const child = p.additionalProperty ?? p.unevaluatedProperty ?? p.missingProperty;
-  return typeof child === "string" ? `${e.instancePath}/${child.replace(/~/g, "~0").replace(/\//g, "~1")}` : e.instancePath;
+  return typeof child === "string" ? `${e.instancePath}/${escapePointerSegment(child)}` : e.instancePath;
 }
 
 function message(e: ErrorObject): string {
-  const p = e.params as Record<string, unknown>;
-  switch (e.keyword) {
-    case "additionalProperties":
-    case "unevaluatedProperties":
-      return "is not a field that can be sent here (unknown, read-only or unchangeable)";
-    case "false schema":
-      return "is read-only and cannot be sent";
-    case "required":
-      return "is required";
-    case "enum":
-      return `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
-    default:
-      return e.message ?? e.keyword;
-  }
+  return fieldDetail(e.keyword, e.message, (e.params as { allowedValues?: unknown[] }).allowedValues);
 }
 
 /**

@@ -137,16 +137,27 @@ describe("problem+json answers", () => {
     expect(wrongMethod.contentType).toMatch(/^application\/problem\+json/);
   });
 
-  it("answers CORS preflights and allows any origin", async () => {
+  it("answers CORS preflights and shares answers with loopback origins only", async () => {
+    const local = "http://localhost:5173";
     const preflight = await fetch(`${simulator.url}/v2/deployments/${SEED_IDS.deployment_id}`, {
       method: "OPTIONS",
-      headers: { origin: "http://localhost:5173", "access-control-request-method": "PATCH" },
+      headers: { origin: local, "access-control-request-method": "PATCH", "access-control-request-headers": "content-type, x-api-key" },
     });
     expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe(local);
     expect(preflight.headers.get("access-control-allow-methods")).toContain("PATCH");
     expect(preflight.headers.get("access-control-allow-headers")).toContain("x-api-key");
-    const get = await fetch(`${simulator.url}/v2/listeners`, { headers: { "x-api-key": "k", origin: "http://localhost:5173" } });
-    expect(get.headers.get("access-control-allow-origin")).toBe("*");
+    const get = await fetch(`${simulator.url}/v2/listeners`, { headers: { "x-api-key": "k", origin: local } });
+    expect(get.headers.get("access-control-allow-origin")).toBe(local);
+    // A page on another site gets no CORS grant, so its browser keeps the answer from it.
+    const foreign = await fetch(`${simulator.url}/v2/listeners`, { headers: { "x-api-key": "k", origin: "https://evil.example" } });
+    expect(foreign.headers.get("access-control-allow-origin")).toBeNull();
+    expect(foreign.headers.get("vary")).toMatch(/origin/i);
+    const foreignPreflight = await fetch(`${simulator.url}/v2/listeners`, {
+      method: "OPTIONS",
+      headers: { origin: "https://evil.example", "access-control-request-method": "PATCH" },
+    });
+    expect(foreignPreflight.headers.get("access-control-allow-origin")).toBeNull();
   });
 
   const patchOps = () => operations().filter((o) => o.op.requestBody);

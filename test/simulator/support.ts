@@ -13,15 +13,17 @@ export class Client {
   constructor(
     readonly url: string,
     readonly headers: Record<string, string> = { "x-api-key": API_KEY },
+    /** The global fetch over HTTP, or a simulator's own fetch in-process. */
+    readonly fetch: (input: string, init?: RequestInit) => Promise<Response> = globalThis.fetch,
   ) {}
 
   async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
     const init: RequestInit = { method, headers: { ...this.headers, ...headers } };
-    if (body !== undefined) {
-      init.body = typeof body === "string" ? body : JSON.stringify(body);
-      (init.headers as Record<string, string>)["content-type"] ??= "application/json";
-    }
-    const response = await fetch(this.url + path, init);
+    // The control API takes JSON only, also for a POST without a body.
+    if (body !== undefined || method === "POST") (init.headers as Record<string, string>)["content-type"] ??= "application/json";
+    if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
+    const send = this.fetch;
+    const response = await send(this.url + path, init);
     const text = await response.text();
     return { status: response.status, contentType: response.headers.get("content-type") ?? "", body: text ? JSON.parse(text) : undefined };
   }

@@ -1,9 +1,11 @@
-// The bundled document and helpers to walk it, for tests that derive their cases from it.
+// The bundled document and helpers to walk it, for tests that derive their cases from it. The
+// walking itself is src/openapi/walk.ts, the one module src/, scripts/ and tests share.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { deref as derefIn, listOperations } from "../../src/openapi/walk.js";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-export const document = JSON.parse(readFileSync(new URL("../../generated/openapi.json", import.meta.url), "utf8"));
+export const document: any = JSON.parse(readFileSync(new URL("../../generated/openapi.json", import.meta.url), "utf8"));
 
 export const METHODS = ["get", "put", "post", "patch", "delete"] as const;
 
@@ -16,13 +18,7 @@ export interface Operation {
 }
 
 export function operations(): Operation[] {
-  const out: Operation[] = [];
-  for (const [path, pathItem] of Object.entries<any>(document.paths)) {
-    for (const method of METHODS) {
-      if (pathItem[method]) out.push({ path, method, operationId: pathItem[method].operationId, op: pathItem[method], pathItem });
-    }
-  }
-  return out;
+  return listOperations(document).map(({ path, method, operationId, operation, pathItem }) => ({ path, method, operationId, op: operation, pathItem }));
 }
 
 /** The operation with this operationId; throws when the document has none. */
@@ -32,11 +28,7 @@ export function operationById(operationId: string): Operation {
   return found;
 }
 
-/** Follows a local "#/components/..." reference. */
+/** Follows local "#/..." references in the bundled document. */
 export function deref<T = any>(value: any): T {
-  let v = value;
-  while (v && typeof v === "object" && typeof v.$ref === "string") {
-    v = v.$ref.slice(2).split("/").reduce((node: any, key: string) => node[key.replace(/~1/g, "/").replace(/~0/g, "~")], document);
-  }
-  return v;
+  return derefIn<T>(document, value);
 }

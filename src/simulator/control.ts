@@ -1,0 +1,71 @@
+// The control API (/_simulator/...), outside the document: the simulated clock, failures on demand
+// and a reset. The same functions back the simulator's methods (advance, failNext, reset).
+import { FAILURE_STATUSES, isFailureStatus } from "./lifecycle.js";
+import type { State } from "./model.js";
+import { ok, problem, type Reply } from "./reply.js";
+import type { Store } from "./store.js";
+import type { FieldError } from "./validate.js";
+import { EVERYTHING, type Writer } from "./writer.js";
+
+/** The most POST /_simulator/advance moves the clock at once: ten years. */
+export const MAX_ADVANCE_SECONDS = 10 * 365.25 * 86_400;
+
+export interface SimulatorStatus {
+  /** The simulated time. */
+  now: string;
+  step_seconds: number;
+  seed_ids: Record<string, unknown>;
+}
+
+export type ControlHandler = (body: any, path: string) => Reply | Promise<Reply>;
+
+export interface ControlContext {
+  store: Store;
+  writer: Writer;
+  /** A fresh seed state, for reset. */
+  seed: () => State;
+  stepSeconds: number;
+  seedIds: Record<string, unknown>;
+}
+
+export function controlHandlers({ store, writer, seed, stepSeconds, seedIds }: ControlContext): Record<string, ControlHandler> {
+  const notObject = (body: unknown) => !body || typeof body !== "object" || Array.isArray(body);
+  const status = (): SimulatorStatus => ({ now: new Date(store.now()).toISOString(), step_seconds: stepSeconds, seed_ids: seedIds });
+  const answerStatus = () => ok(status());
+  return {
+    "GET ": answerStatus,
+    "POST reset": (_body, path) =>
+      writer.write(EVERYTHING, path, () => ({ changes: [{ op: "replace_state", state: seed() }], result: undefined }), answerStatus),
+    "POST advance": (body, path) => {
+      const seconds = notObject(body) ? undefined : body.seconds;
+      if (typeof seconds !== "number" || !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_ADVANCE_SECONDS) {
+        const error: FieldError = {
+          pointer: "/seconds",
+          code: typeof seconds !== "number" ? "type" : seconds < 0 ? "minimum" : Number.isFinite(seconds) ? "maximum" : "not_finite",
+          detail: `must be a number of seconds from 0 to ${MAX_ADVANCE_SECONDS} (ten years)`,
+        };
+        return problem("validation", 'Send {"seconds": N} with N from 0 to ten years of seconds.', path, [error]);
+      }
+      return writer.write("clock", path, () => ({ changes: [store.planAdvance(seconds)], result: undefined }), answerStatus);
+    },
+    "POST fail-next": (body, path) => {
+      const errors: FieldError[] = [];
+      if (notObject(body) || typeof body.deployment_id !== "string" || body.deployment_id === "") {
+        errors.push({ pointer: "/deployment_id", code: notObject(body) || body.deployment_id === undefined ? "required" : "type", detail: "must be the id of a deployment" });
+      }
+      if (notObject(body) || !isFailureStatus(body.status)) {
+        errors.push({ pointer: "/status", code: notObject(body) || body.status === undefined ? "required" : "enum", detail: `must be one of ${FAILURE_STATUSES.join(", ")}` });
+      }
+      if (errors.length > 0) return problem("validation", 'Send {"deployment_id", "status"}; see errors.', path, errors);
+      return writer.write(
+        body.deployment_id,
+        path,
+        () => {
+          const record = store.getDeployment(body.deployment_id, undefined);
+          return record ? store.planFailNext(record, body.status) : problem("not-found", `There is no deployment ${body.deployment_id}.`, path);
+        },
+        () => ok({ deployment_id: body.deployment_id, status: body.status }),
+      );
+    },
+  };
+}

@@ -1,0 +1,47 @@
+// The fetch adapter: `simulator.fetch(input, init)` has the signature of the global fetch and
+// answers from the core in-process, with no port and no network.
+import { readBodyWithin } from "../local-server/body.js";
+import type { Handler, SimRequest } from "./handler.js";
+import { replyText, type Reply } from "./reply.js";
+
+export type FetchFunction = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+
+const decoder = new TextDecoder();
+
+export function toSimRequest(request: Request): SimRequest {
+  const url = request.url;
+  // The path and query of an absolute URL: everything from the first "/" after "scheme://host".
+  const hostStart = url.indexOf("//");
+  const pathStart = url.indexOf("/", hostStart < 0 ? 0 : hostStart + 2);
+  const hash = url.indexOf("#");
+  const target = pathStart < 0 ? "/" : url.slice(pathStart, hash < 0 ? undefined : hash);
+  return {
+    method: request.method,
+    target,
+    header: (name) => request.headers.get(name),
+    text: async (limit) => {
+      if (!request.body) return "";
+      const read = await readBodyWithin(request.body, limit);
+      return read.ok ? decoder.decode(read.bytes) : null;
+    },
+  };
+}
+
+export function toResponse(reply: Reply, method: string): Response {
+  const headers: Record<string, string> = { ...reply.headers };
+  const text = replyText(reply);
+  if (text.length > 0) headers["content-type"] = reply.contentType ?? "application/json";
+  const noBody = method === "HEAD" || reply.status === 204 || text.length === 0;
+  return new Response(noBody ? null : text, { status: reply.status, headers });
+}
+
+/** A fetch function over a handler; `whenReady` is awaited first while the simulator is still loading. */
+export function fetchOver(handle: Handler, isReady: () => boolean, whenReady: Promise<unknown>): FetchFunction {
+  return async function simulatorFetch(input, init) {
+    const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+    if (!isReady()) await whenReady;
+    const sim = toSimRequest(request);
+    const reply = await handle(sim);
+    return toResponse(reply, request.method);
+  };
+}

@@ -1,0 +1,200 @@
+// The request handler of the core, with no transport: a request comes in as a method, a target
+// (path and query), a header lookup and a way to read the body; a Reply goes out. The node:http
+// adapter and the fetch adapter are thin wrappers around it. The order is fixed: route, check
+// (authentication, media type, bounds, schema), move the clock, then the operation's handler.
+import { tooLargeDetail } from "../local-server/body.js";
+import { isJsonContentType } from "../local-server/policy.js";
+import { checkBodyBounds, MAX_BODY_BYTES } from "./request-bounds.js";
+import type { ControlHandler } from "./control.js";
+import { problem, type Reply } from "./reply.js";
+import type { OperationHandler } from "./routes.js";
+import type { FieldError, OperationSpec, RequestChecker } from "./validate.js";
+
+/** A request as every transport can give it. */
+export interface SimRequest {
+  method: string;
+  /** The path and query, as in an HTTP request line: `/v2/deployments?limit=2`. */
+  target: string;
+  /** A header's value (lower-case name), or null when absent. */
+  header(name: string): string | null;
+  /** The body as text, or null when it is larger than `limit` bytes (the transport stops reading there). */
+  text(limit: number): Promise<string | null>;
+}
+
+export interface HandlerConfig {
+  operations: OperationSpec[];
+  checker: RequestChecker;
+  handlers: Record<string, OperationHandler>;
+  /** `${method} ${name}` of /_simulator/<name>: the control API. */
+  control: Record<string, ControlHandler>;
+  /** Moves the simulated lifecycle; runs before each answer. */
+  tick: () => void;
+  /** Accepted X-Api-Key values; undefined accepts any non-empty key. */
+  apiKeys: readonly string[] | undefined;
+}
+
+export type Handler = (request: SimRequest) => Reply | Promise<Reply>;
+
+const CONTROL_PREFIX = "/_simulator";
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function createHandler(config: HandlerConfig): Handler {
+  const routes = compileRoutes(config.operations);
+  for (const op of config.operations) {
+    if (!config.handlers[op.operationId]) throw new Error(`The simulator has no handler for operation ${op.operationId}`);
+  }
+
+  function authenticate(request: SimRequest, path: string): Reply | undefined {
+    const apiKey = request.header("x-api-key");
+    if (apiKey === null || apiKey === "") return problem("unauthorized", "Send your API key in the X-Api-Key header.", path);
+    if (config.apiKeys && !config.apiKeys.includes(apiKey)) return problem("unauthorized", "The X-Api-Key is not valid.", path);
+    return undefined;
+  }
+
+  // Requests without a body are answered synchronously: no promise per GET.
+  return function handle(request: SimRequest): Reply | Promise<Reply> {
+    const { method, target } = request;
+    const q = target.indexOf("?");
+    const path = q < 0 ? target : target.slice(0, q);
+    if (method === "OPTIONS") return { status: 204 };
+    if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return handleControl(request, path, method);
+
+    const match = matchRoute(routes, path);
+    if (!match) return problem("not-found", `There is no operation at ${path}.`, path);
+    const spec = match.route.byMethod.get(method === "HEAD" ? "GET" : method);
+    if (!spec) {
+      const allow = [...match.route.byMethod.keys()].join(", ");
+      return { ...problem("method-not-allowed", `${method} is not allowed on ${path}; allowed: ${allow}.`, path), headers: { allow } };
+    }
+    const unauthorized = authenticate(request, path);
+    if (unauthorized) return unauthorized;
+
+    const query = q < 0 ? undefined : new URLSearchParams(target.slice(q + 1));
+    if (!spec.body) return answer(spec, match.pathValues, request, query, path, undefined);
+    const mediaType = mediaTypeOf(request);
+    if (!spec.body.mediaTypes.includes(mediaType)) {
+      return problem("unsupported-media-type", `Send the body as ${spec.body.mediaTypes.join(" or ")}${mediaType ? `, not ${mediaType}` : ""}.`, path);
+    }
+    return readJson(request, path, false).then((read) => ("status" in read ? read : answer(spec, match.pathValues, request, query, path, read.value)));
+  };
+
+  /** Validates the parameters, the tenant and the parsed body, then runs the operation's handler. */
+  function answer(
+    spec: OperationSpec,
+    pathValues: Record<string, string>,
+    request: SimRequest,
+    query: URLSearchParams | undefined,
+    path: string,
+    body: unknown,
+  ): Reply | Promise<Reply> {
+    config.tick();
+    const { values, errors } = config.checker.parameters(spec, pathValues, query, (name) => request.header(name));
+    const tenantHeader = request.header("x-tenant-id");
+    if (tenantHeader !== null && !UUID.test(tenantHeader)) {
+      errors.push({
+        parameter: "X-Tenant-Id",
+        code: "format",
+        detail: tenantHeader === "" ? "must be a tenant id (a UUID), not empty; leave the header out to act without a tenant" : "must be a tenant id (a UUID)",
+      });
+    }
+    const bodyErrors = body === undefined ? config.checker.body(spec, body) : checkBody(spec, body);
+    if (errors.length > 0 || bodyErrors.length > 0) {
+      return problem("validation", "The request does not match the API document; see errors.", path, [...errors, ...bodyErrors]);
+    }
+    return config.handlers[spec.operationId]!({ params: values, body, tenant: tenantHeader ?? undefined, path });
+  }
+
+  /** The bounds first: a value too deep or too large is never handed to the schema validator. */
+  function checkBody(spec: OperationSpec, body: unknown): FieldError[] {
+    const bounds = checkBodyBounds(body);
+    return bounds.length > 0 ? bounds : config.checker.body(spec, body);
+  }
+
+  async function handleControl(request: SimRequest, path: string, method: string): Promise<Reply> {
+    const name = path.slice(CONTROL_PREFIX.length).replace(/^\//, "");
+    const handler = config.control[`${method} ${name}`];
+    if (!handler) return problem("not-found", `There is no simulator control at ${method} ${path}.`, path);
+    // With keys configured, the control API needs one too: it can reset everything.
+    if (config.apiKeys) {
+      const unauthorized = authenticate(request, path);
+      if (unauthorized) return unauthorized;
+    }
+    let body: unknown;
+    if (method === "POST") {
+      // JSON only: a form or text/plain post from another web page (no preflight) is refused.
+      const mediaType = mediaTypeOf(request);
+      if (!isJsonContentType(mediaType)) {
+        return problem("unsupported-media-type", `Send the control request as application/json${mediaType ? `, not ${mediaType}` : ""}.`, path);
+      }
+      const read = await readJson(request, path, true);
+      if ("status" in read) return read;
+      const bounds = checkBodyBounds(read.value);
+      if (bounds.length > 0) return problem("validation", "The request body is out of bounds; see errors.", path, bounds);
+      body = read.value;
+    }
+    config.tick();
+    return handler(body, path);
+  }
+}
+
+function mediaTypeOf(request: SimRequest): string {
+  return (request.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+async function readJson(request: SimRequest, path: string, emptyIsObject: boolean): Promise<{ value: unknown } | Reply> {
+  const text = await request.text(MAX_BODY_BYTES);
+  if (text === null) return problem("content-too-large", tooLargeDetail(MAX_BODY_BYTES), path);
+  if (text.trim() === "") return { value: emptyIsObject ? {} : undefined };
+  try {
+    return { value: JSON.parse(text) };
+  } catch (error) {
+    return problem("malformed-json", `The body is not valid JSON: ${(error as Error).message}`, path, [
+      { pointer: "", code: "invalid_json", detail: "is not valid JSON" },
+    ]);
+  }
+}
+
+interface Route {
+  segments: (string | { param: string })[];
+  byMethod: Map<string, OperationSpec>;
+}
+
+function compileRoutes(operations: OperationSpec[]): Route[] {
+  const routes = new Map<string, Route>();
+  for (const op of operations) {
+    let route = routes.get(op.path);
+    if (!route) {
+      const segments = op.path
+        .split("/")
+        .slice(1)
+        .map((s) => (s.startsWith("{") && s.endsWith("}") ? { param: s.slice(1, -1) } : s));
+      routes.set(op.path, (route = { segments, byMethod: new Map() }));
+    }
+    route.byMethod.set(op.method, op);
+  }
+  return [...routes.values()];
+}
+
+function matchRoute(routes: Route[], pathname: string): { route: Route; pathValues: Record<string, string> } | undefined {
+  const parts = pathname.split("/").slice(1);
+  outer: for (const route of routes) {
+    if (route.segments.length !== parts.length) continue;
+    const pathValues: Record<string, string> = {};
+    for (let i = 0; i < parts.length; i++) {
+      const seg = route.segments[i]!;
+      const part = parts[i]!;
+      if (typeof seg === "string") {
+        if (seg !== part) continue outer;
+      } else {
+        if (part === "") continue outer;
+        try {
+          pathValues[seg.param] = decodeURIComponent(part);
+        } catch {
+          pathValues[seg.param] = part;
+        }
+      }
+    }
+    return { route, pathValues };
+  }
+  return undefined;
+}

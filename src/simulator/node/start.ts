@@ -1,0 +1,98 @@
+// startSimulator: the simulator's core behind node:http on a port, with the state file (when one
+// is given) as its persistence. This is the only part of the simulator that needs Node.
+import type { AddressInfo } from "node:net";
+import { createSimulator, type Simulator } from "../simulator.js";
+import { createStateFilePersistence } from "./state-file.js";
+import { createNodeServer } from "./http.js";
+
+export interface SimulatorOptions {
+  /** 0 picks a free port. Default 4011 from the CLI (PORT overrides); 0 here. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Seconds per revision state step; default 2 (SIMULATOR_STEP_SECONDS). */
+  stepSeconds?: number;
+  /** Keep the state in this file (a snapshot and a journal): every acknowledged write is on disk before it is answered. */
+  stateFile?: string;
+  /** Accepted X-Api-Key values; by default any non-empty key. With keys, the control API needs one too. */
+  apiKeys?: string[];
+  /** How many deployments to seed; default 30. */
+  seedDeployments?: number;
+  /** The clock (ms since the epoch); default Date.now(). */
+  now?: () => number;
+  /** Host names accepted besides the loopback ones (and `host`, when it is a name or an address other than a wildcard). */
+  allowedHosts?: string[];
+  /** Origins (scheme://host[:port]) whose pages may call the simulator besides loopback ones. */
+  corsOrigins?: string[];
+  /** No request log and no notices. */
+  quiet?: boolean;
+}
+
+export interface RunningSimulator {
+  url: string;
+  port: number;
+  /** The core behind the port: `fetch`, `advance`, `reset`, `failNext` also work in-process. */
+  simulator: Simulator;
+  close(): Promise<void>;
+}
+
+const WILDCARD_HOSTS = new Set(["0.0.0.0", "::", "[::]"]);
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+  // Messages go to stderr: stdout carries only what a script reads (the CLI's URL line).
+  const log = options.quiet ? undefined : (line: string) => console.error(line);
+  const stateFile = options.stateFile;
+  const stepSeconds = options.stepSeconds ?? envNumber("SIMULATOR_STEP_SECONDS");
+  const simulator = createSimulator({
+    ...(stepSeconds !== undefined ? { stepSeconds } : {}),
+    ...(options.seedDeployments !== undefined ? { seedDeployments: options.seedDeployments } : {}),
+    ...(options.apiKeys ? { apiKeys: options.apiKeys } : {}),
+    ...(options.now ? { now: options.now } : {}),
+    ...(stateFile ? { persistence: createStateFilePersistence(stateFile) } : {}),
+  });
+  // A state file that cannot be used throws here, before anything could overwrite it.
+  const { restored } = await simulator.ready;
+  if (stateFile && !restored) log?.(`State file ${stateFile} does not exist yet; starting from the seed and creating it.`);
+
+  const host = options.host ?? "127.0.0.1";
+  const allowedHosts = [...(options.allowedHosts ?? [])];
+  if (!WILDCARD_HOSTS.has(host)) allowedHosts.push(host.includes(":") && !host.startsWith("[") ? `[${host}]` : host);
+  const server = createNodeServer({
+    handle: simulator.handle,
+    policy: { allowedHosts, corsOrigins: options.corsOrigins ?? [] },
+    log,
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? 0, host, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await simulator.close();
+    throw error;
+  }
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    port,
+    simulator,
+    close: async () => {
+      await new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      });
+      await simulator.close();
+    },
+  };
+}
+
+function envNumber(name: string): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a number >= 0, not "${raw}".`);
+  return n;
+}

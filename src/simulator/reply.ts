@@ -1,0 +1,38 @@
+// What the core answers, before any transport turns it into bytes: a status, and either a value to
+// serialize or JSON text that is already serialized (cached answers). Problems follow the document's
+// problem types (src/problems.ts), so every server of this package answers a mistake alike.
+import { problemDetails, type ProblemKind } from "../problems.js";
+import type { FieldError } from "./validate.js";
+
+export interface Reply {
+  status: number;
+  /** Serialized JSON, when the answer is cached (deployments and list pages). */
+  text?: string;
+  body?: unknown;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export const PROBLEM_JSON = "application/problem+json";
+
+export function ok(body: unknown): Reply {
+  return { status: 200, body };
+}
+
+export function okText(text: string): Reply {
+  return { status: 200, text };
+}
+
+export function problem(kind: ProblemKind, detail: string, instance: string, errors?: FieldError[]): Reply {
+  const body = problemDetails(kind, detail, instance, errors);
+  return { status: body.status, contentType: PROBLEM_JSON, body };
+}
+
+export function isReply(value: unknown): value is Reply {
+  return typeof (value as Reply | undefined)?.status === "number";
+}
+
+/** The answer's bytes as text (empty for no body). */
+export function replyText(reply: Reply): string {
+  return reply.text ?? (reply.body === undefined ? "" : JSON.stringify(reply.body));
+}
