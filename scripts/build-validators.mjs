@@ -18,6 +18,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import standaloneModule from "ajv/dist/standalone/index.js";
 import { build } from "esbuild";
+import { validatorSchemas } from "./validator-keys.mjs";
 import { loadWalk } from "./walk-loader.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -26,23 +27,6 @@ const standaloneCode = standaloneModule.default ?? standaloneModule;
 
 // The same id the simulator gives the document, so "#/components/..." references resolve alike.
 const DOCUMENT_ID = "urn:deployment-management-api:openapi";
-
-/**
- * The schemas to compile, keyed as src/simulator/validate.ts asks for them:
- * `body:<operationId>` (the first media type's schema) and `parameter:<operationId>:<in>:<name>`.
- */
-export async function validatorSchemas(document) {
-  const { deref, listOperations } = await loadWalk();
-  const schemas = new Map();
-  for (const { operationId, operation, parameters } of listOperations(document)) {
-    for (const p of parameters) schemas.set(`parameter:${operationId}:${p.in}:${p.name}`, p.schema ?? {});
-    if (operation.requestBody) {
-      const content = deref(document, operation.requestBody).content ?? {};
-      schemas.set(`body:${operationId}`, content[Object.keys(content)[0] ?? ""]?.schema ?? {});
-    }
-  }
-  return schemas;
-}
 
 /** Points internal "#/..." references at the document id, as the simulator's validator does. */
 function rewriteRefs(value) {
@@ -57,7 +41,7 @@ function rewriteRefs(value) {
 
 /** The standalone ES module text for the document's validators, and their keys in order. */
 export async function compileStandalone(document) {
-  const schemas = await validatorSchemas(document);
+  const schemas = validatorSchemas(document, await loadWalk());
   const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true, code: { source: true, esm: true } });
   addFormats(ajv);
   ajv.addSchema(rewriteRefs(document), DOCUMENT_ID);

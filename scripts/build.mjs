@@ -137,7 +137,7 @@ await step("constants", docHash, ["constants.js", "constants.d.ts"], async () =>
 // validators.js, validators.d.ts: the simulator's request validators as ajv standalone code.
 const validatorsScript = join(root, "scripts", "build-validators.mjs");
 const validatorsTools = (await toolVersion("ajv")) + (await toolVersion("ajv-formats")) + (await toolVersion("esbuild"));
-await step("validators", docHash + (await hashOf([validatorsScript, join(root, "src", "openapi", "walk.ts")])) + validatorsTools, ["validators.js", "validators.d.ts"], async () => {
+await step("validators", docHash + (await hashOf([validatorsScript, join(root, "scripts", "validator-keys.mjs"), join(root, "src", "openapi", "walk.ts")])) + validatorsTools, ["validators.js", "validators.d.ts"], async () => {
   const { buildValidators } = await import("./build-validators.mjs");
   await buildValidators(bundled, outDir);
 });
