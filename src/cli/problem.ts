@@ -20,7 +20,10 @@ function networkReason(error: Error): string {
 export function describeError(error: unknown, baseUrl: string): DescribedError {
   if (error instanceof ApiError) {
     const head = [error.title, error.detail].filter(Boolean).join(": ");
-    const fields = error.errors.map((field) => ({ where: field.pointer ?? field.parameter ?? "(request)", detail: field.detail ?? "" }));
+    const fields = error.errors.map((field) => ({
+      where: field.parameter ?? (field.pointer ? field.pointer : "(body)"),
+      detail: `${field.detail ?? ""}${field.code ? ` [${field.code}]` : ""}`,
+    }));
     return {
       summary: `${error.method} ${error.path} answered ${error.status}${head ? ` ${head}` : ""}`,
       details: fields.map((f) => `  ${f.where}: ${f.detail}`),

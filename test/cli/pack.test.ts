@@ -20,7 +20,7 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "dms-cli-pack-"));
   // dist/ was compiled by test/global-setup.ts; prepack would compile it again.
   const { stdout } = await run(npm, ["pack", "--json", "--ignore-scripts", "--pack-destination", work], { cwd: ROOT, maxBuffer: 1 << 24 });
-  const [{ filename }] = JSON.parse(stdout.slice(stdout.indexOf("[\n"))) as { filename: string }[];
+  const [{ filename }] = JSON.parse(stdout.slice(stdout.indexOf("[\n"))) as [{ filename: string }];
   consumer = join(work, "consumer");
   await mkdir(consumer);
   await writeFile(join(consumer, "package.json"), JSON.stringify({ name: "ci-consumer", private: true }));
