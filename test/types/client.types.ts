@@ -17,6 +17,9 @@ import {
   type Listener,
   type ListenerPatch,
   type Problem,
+  PROBLEM_TYPES,
+  type ProblemKind,
+  RequestTimeoutError,
   type Revision,
   type RevisionListItem,
   type RevisionStatus,
@@ -125,11 +128,35 @@ export async function helpers() {
     if (error instanceof ApiError) {
       assert<Equal<typeof error.status, number>>(true);
       assert<Equal<typeof error.errors, Schemas["ProblemFieldError"][]>>(true);
+      // Always filled: no undefined checks needed to print them.
+      assert<Equal<typeof error.title, string>>(true);
+      assert<Equal<typeof error.detail, string>>(true);
+      assert<Equal<typeof error.method, string>>(true);
+      assert<Equal<typeof error.path, string>>(true);
+      assert<Equal<typeof error.kind, ProblemKind | undefined>>(true);
+      assert<Equal<ProblemKind, keyof typeof PROBLEM_TYPES>>(true);
+      assert<Equal<(typeof error.errors)[number]["code"], string | undefined>>(true);
+      if (error.kind === "not-found" || error.kind === "validation" || error.kind === "rate-limited") void error.status;
+      // @ts-expect-error not a kind of PROBLEM_TYPES
+      if (error.kind === "conflict") void error.status;
+    }
+    if (error instanceof RequestTimeoutError) {
+      assert<Equal<typeof error.timeoutMs, number>>(true);
+      assert<Equal<typeof error.method, string>>(true);
     }
   }
+  assert<Equal<(typeof PROBLEM_TYPES)["not-found"]["status"], 404>>(true);
+  assert<Equal<(typeof PROBLEM_TYPES)["validation"]["type"], "urn:deployment-management-api:problem:validation">>(true);
 }
 
 // @ts-expect-error apiKey is required
 createDeploymentsClient({ baseUrl: "http://127.0.0.1:4010" });
 // @ts-expect-error retry options are numbers
 createDeploymentsClient({ baseUrl: "http://127.0.0.1:4010", apiKey: "k", retry: { retries: "3" } });
+
+// timeoutMs is a number of milliseconds per attempt.
+createDeploymentsClient({ baseUrl: "http://127.0.0.1:4010", apiKey: "k", timeoutMs: 5_000 });
+// @ts-expect-error timeoutMs is a number, not a duration string
+createDeploymentsClient({ baseUrl: "http://127.0.0.1:4010", apiKey: "k", timeoutMs: "5s" });
+// @ts-expect-error the timeout is per client, not a retry option
+createDeploymentsClient({ baseUrl: "http://127.0.0.1:4010", apiKey: "k", retry: { timeoutMs: 5_000 } });
