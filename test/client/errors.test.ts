@@ -1,5 +1,6 @@
 // ApiError and unwrap over real HTTP: the problem details, status, method and path of a failed call,
 // read from problem+json, the real service's FastAPI bodies, text and HTML alike; and how it prints.
+import { readFileSync } from "node:fs";
 import { format, inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiError, createDeploymentsClient, PROBLEM_TYPES, type ProblemKind, unwrap } from "../../src/index.js";
@@ -248,5 +249,15 @@ describe("printing an ApiError", () => {
     // The response is still there for a program that asks for it.
     expect(error.response.status).toBe(422);
     expect(Object.keys(error)).not.toContain("response");
+  });
+});
+
+describe("the README", () => {
+  it("lists every kind of PROBLEM_TYPES with its type URI and status, and no other", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const rows = [...readme.matchAll(/^\| `([a-z-]+)` \| `(urn:deployment-management-api:problem:[a-z-]+)` \| (\d{3}) \|$/gm)];
+    const listed = Object.fromEntries(rows.map(([, kind, type, status]) => [kind, { type, status: Number(status) }]));
+    const expected = Object.fromEntries(Object.entries(PROBLEM_TYPES).map(([kind, { type, status }]) => [kind, { type, status }]));
+    expect(listed).toEqual(expected);
   });
 });
