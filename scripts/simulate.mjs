@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+// npm run simulate [-- flags]: runs the compiled simulator CLI (dist/simulator/cli.js) in this
+// process, compiling first only when a source changed since the last compile.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { compileIfStale } from "./compile-if-stale.mjs";
+
+const cli = join(fileURLToPath(new URL("..", import.meta.url)), "dist", "simulator", "cli.js");
+if (!compileIfStale()) {
+  if (!existsSync(cli)) process.exit(1);
+  process.stderr.write("tsc reported errors (above); running what it emitted.\n");
+}
+// The CLI reads process.argv (the flags after `npm run simulate --`) and runs on import.
+await import(pathToFileURL(cli).href);

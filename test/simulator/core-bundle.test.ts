@@ -1,0 +1,62 @@
+// The core runs where fetch runs: bundled by esbuild for the browser it resolves nothing from Node
+// (the Node entry, which has startSimulator, does not bundle that way: the check can fail), and the
+// bundle works. A browser bundler picks the core through the package's "browser" condition.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { build } from "esbuild";
+import { afterAll, describe, expect, it } from "vitest";
+import { ROOT } from "../support/document.js";
+
+const work = mkdtempSync(join(tmpdir(), "dms-core-bundle-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function bundle(entry: string, outfile?: string) {
+  return build({
+    entryPoints: [join(ROOT, entry)],
+    bundle: true,
+    platform: "browser",
+    format: "esm",
+    metafile: true,
+    logLevel: "silent",
+    ...(outfile ? { outfile } : { write: false }),
+  });
+}
+
+describe("the simulator core in a browser bundle", () => {
+  it("src/simulator/core.ts bundles for platform browser with no node: module among its inputs", async () => {
+    const result = await bundle("src/simulator/core.ts");
+    expect(result.errors).toEqual([]);
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.some((i) => i.includes("src/simulator/simulator.ts"))).toBe(true);
+    expect(inputs.filter((i) => i.startsWith("node:") || i.includes("/node/"))).toEqual([]);
+    for (const input of Object.values(result.metafile.inputs)) {
+      for (const imported of input.imports) expect(imported.path, "an import of the core").not.toMatch(/^node:/);
+    }
+  });
+
+  it("the Node entry (startSimulator) does not: the check above can fail", async () => {
+    const error = await bundle("src/simulator/index.ts").then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(String(error)).toMatch(/node:/);
+  });
+
+  it("the bundle runs: createSimulator().fetch answers with seed data", async () => {
+    const outfile = join(work, "core.mjs");
+    await bundle("src/simulator/core.ts", outfile);
+    const { createSimulator, SEED_IDS } = await import(pathToFileURL(outfile).href);
+    const sim = createSimulator();
+    const response = await sim.fetch(`https://api.example.test/v2/deployments/${SEED_IDS.deployment_id}`, { headers: { "X-Api-Key": "k" } });
+    expect(response.status).toBe(200);
+    expect((await response.json()).id).toBe(SEED_IDS.deployment_id);
+  });
+
+  it("package.json sends browser bundlers to the core and Node to the entry with startSimulator", () => {
+    const exported = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).exports["./simulator"];
+    expect(exported.browser.default).toBe("./dist/simulator/core.js");
+    expect(exported.default).toBe("./dist/simulator/index.js");
+  });
+});
