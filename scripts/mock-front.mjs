@@ -21,6 +21,10 @@ import { problemDetails } from "../dist/problems.js";
 // Prism fakes data for `dynamic=true` with json-schema-faker, which fails on some of the document's
 // schemas at random (about 4 tries in 10 on a deployment); after this many tries the example is sent.
 const DYNAMIC_TRIES = 3;
+// How long, and for how many more bytes, a refused upload is read and dropped before its
+// connection is closed (see lingerThenClose).
+const LINGER_MS = 1000;
+const LINGER_MAX_BYTES = 8 * 1024 * 1024;
 // Headers that belong to one connection, not to the answer relayed from Prism.
 const HOP_BY_HOP = ["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection"];
 
@@ -96,7 +100,10 @@ async function handle(req, res, { upstream, agent, policy, bounds }) {
 
   let body = Buffer.alloc(0);
   if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) {
-    const tooLarge = () => send(res, problemDetails("content-too-large", tooLargeDetail(bounds.maxBodyBytes), path), { ...cors, connection: "close" });
+    const tooLarge = () => {
+      lingerThenClose(req, res);
+      return send(res, problemDetails("content-too-large", tooLargeDetail(bounds.maxBodyBytes), path), cors);
+    };
     if (declaresTooLarge(req.headers["content-length"], bounds.maxBodyBytes)) return tooLarge();
     const read = await readBodyWithin(req, bounds.maxBodyBytes);
     if (!read.ok) return tooLarge();
@@ -169,6 +176,27 @@ function forward(req, body, upstream, agent, requestHeaders) {
     });
     outgoing.on("error", reject);
     outgoing.end(body);
+  });
+}
+
+/**
+ * After an early answer to a request whose body was not read (413), the connection must not close
+ * at once: the client is still sending, and closing a socket with unread data resets it, which can
+ * destroy the answer before the client reads it. So the rest of the body is read and dropped (Node
+ * does that once the answer is sent; nothing is kept) for a short while, then the connection is
+ * closed: a client that saw the answer has stopped sending by then.
+ */
+function lingerThenClose(req, res) {
+  res.once("finish", () => {
+    let dropped = 0;
+    const close = () => req.socket?.destroy();
+    const timer = setTimeout(close, LINGER_MS);
+    timer.unref();
+    req.on("data", (chunk) => {
+      dropped += chunk.length;
+      if (dropped > LINGER_MAX_BYTES) close();
+    });
+    req.socket?.once("close", () => clearTimeout(timer));
   });
 }
 

@@ -1,0 +1,137 @@
+// Every error the mock answers is problem+json with the kinds the document defines (type, title,
+// status from one table) and field errors with codes; none shows a stack trace or a path, and
+// `Prefer: dynamic=true` never answers 500. Real HTTP against the front `npm start` serves.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startMock, type RunningMock } from "../../scripts/mock-front.mjs";
+import { PROBLEM_TYPES, type ProblemKind } from "../../src/problems.js";
+import { primaryType } from "../../src/openapi/walk.js";
+import { deref, operations } from "../support/document.js";
+import { DEPLOYMENT, KEY, raw, showsInternals } from "./support.js";
+
+let mock: RunningMock;
+beforeAll(async () => {
+  mock = await startMock();
+});
+afterAll(async () => {
+  await mock.close();
+});
+
+const json = { ...KEY, "content-type": "application/json" };
+
+async function problemOf(kind: ProblemKind, options: Parameters<typeof raw>[1]) {
+  const answer = await raw(mock.baseUrl, options);
+  expect(answer.headers["content-type"], answer.text).toMatch(/^application\/problem\+json/);
+  const body = answer.json();
+  const { type, title, status } = PROBLEM_TYPES[kind];
+  expect({ status: answer.status, type: body.type, title: body.title, bodyStatus: body.status }, answer.text).toEqual({ status, type, title, bodyStatus: status });
+  expect(showsInternals(answer.text), answer.text).toBe(false);
+  return body;
+}
+
+describe("problem kinds", () => {
+  it("malformed JSON: 400 malformed-json with an invalid_json error at the body", async () => {
+    const body = await problemOf("malformed-json", { method: "PATCH", path: DEPLOYMENT, headers: json, body: "{oops" });
+    expect(body.errors).toEqual([{ pointer: "", code: "invalid_json", detail: expect.any(String) }]);
+  });
+
+  it("an empty PATCH body names the missing body (never errors: [])", async () => {
+    const body = await problemOf("validation", { method: "PATCH", path: DEPLOYMENT, headers: json, body: "" });
+    expect(body.errors).toEqual([{ pointer: "", code: "required", detail: "the request body is required" }]);
+    const noLength = await problemOf("validation", { method: "PATCH", path: DEPLOYMENT, headers: KEY });
+    expect(noLength.errors).toEqual([{ pointer: "", code: "required", detail: "the request body is required" }]);
+  });
+
+  it("a null body names its type", async () => {
+    const body = await problemOf("validation", { method: "PATCH", path: DEPLOYMENT, headers: json, body: "null" });
+    expect(body.errors).toEqual([{ pointer: "", code: "type", detail: "must be object" }]);
+  });
+
+  it("every request body in the document is an object, as the null-body answer says", () => {
+    const bodies = operations().filter((o) => o.op.requestBody);
+    expect(bodies.length).toBeGreaterThan(0);
+    for (const { operationId, op } of bodies) {
+      for (const media of Object.values<any>(deref(op.requestBody).content)) {
+        expect(primaryType(deref(media.schema)), operationId).toBe("object");
+      }
+    }
+  });
+
+  it("field errors carry the code of the rule broken, with the simulator's words", async () => {
+    const unknown = await problemOf("validation", { method: "PATCH", path: DEPLOYMENT, headers: json, body: '{"zzz":1}' });
+    expect(unknown.errors).toEqual([{ pointer: "/zzz", code: "unknown_field", detail: "is not a field that can be sent here (unknown, read-only or unchangeable)" }]);
+    const limit = await problemOf("validation", { path: "/v2/deployments?limit=500", headers: KEY });
+    expect(limit.errors).toEqual([{ parameter: "limit", code: "maximum", detail: "must be <= 100" }]);
+    const status = await problemOf("validation", { path: "/v2/deployments?status=NOPE", headers: KEY });
+    expect(status.errors).toEqual([{ parameter: "status", code: "enum", detail: expect.stringMatching(/^must be one of "[A-Z_]+"(, "[A-Z_]+")*$/) }]);
+    const id = await problemOf("validation", { path: "/v2/deployments/abc", headers: KEY });
+    expect(id.errors).toEqual([{ parameter: "deployment_id", code: "format", detail: 'must match format "uuid"' }]);
+  });
+
+  it("a wrong type deep in a nullable object is reported once, at the field", async () => {
+    const body = await problemOf("validation", {
+      method: "PATCH",
+      path: DEPLOYMENT,
+      headers: json,
+      body: JSON.stringify({ source_config: { resource_spec: { min_scale: "two" } } }),
+    });
+    expect(body.errors).toEqual([{ pointer: "/source_config/resource_spec/min_scale", code: "type", detail: expect.stringMatching(/^must be /) }]);
+    expect(body.detail).toBe("The request has 1 invalid field.");
+  });
+
+  it("no API key: 401 unauthorized", async () => {
+    const body = await problemOf("unauthorized", { path: "/v2/listeners" });
+    expect(body.detail).toBe("Send your API key in the X-Api-Key header.");
+  });
+
+  it("an unknown path: 404 not-found; a method the path lacks: 405", async () => {
+    expect((await problemOf("not-found", { path: "/v2/nope", headers: KEY })).detail).toBe("There is no operation at /v2/nope.");
+    await problemOf("method-not-allowed", { method: "DELETE", path: DEPLOYMENT, headers: KEY });
+  });
+
+  it("a body that is not JSON: 415", async () => {
+    await problemOf("unsupported-media-type", { method: "PATCH", path: DEPLOYMENT, headers: { ...KEY, "content-type": "application/x-www-form-urlencoded" }, body: "a=b" });
+  });
+
+  it("a Prefer header Prism cannot decode, or one naming an answer the document lacks", async () => {
+    const bad = await problemOf("validation", { path: DEPLOYMENT, headers: { ...KEY, prefer: "dynamic=maybe" } });
+    expect(bad.errors).toEqual([{ parameter: "Prefer", code: "invalid", detail: expect.any(String) }]);
+    await problemOf("not-found", { path: DEPLOYMENT, headers: { ...KEY, prefer: "example=NoSuchExample" } });
+    await problemOf("not-found", { path: DEPLOYMENT, headers: { ...KEY, prefer: "code=418" } });
+  });
+
+  it("an Accept header the document cannot satisfy: 406 problem, not Prism's", async () => {
+    const answer = await raw(mock.baseUrl, { path: DEPLOYMENT, headers: { ...KEY, accept: "text/html" } });
+    expect(answer.status).toBe(406);
+    expect(answer.json()).toMatchObject({ type: "about:blank", title: "Not Acceptable", status: 406 });
+  });
+
+  it("documented error examples pass through (Prefer: code=500)", async () => {
+    const answer = await raw(mock.baseUrl, { path: DEPLOYMENT, headers: { ...KEY, prefer: "code=500" } });
+    expect(answer.status).toBe(500);
+    expect(answer.json().type).toBe(PROBLEM_TYPES.internal.type);
+    expect(showsInternals(answer.text)).toBe(false);
+  });
+});
+
+describe("Prefer: dynamic=true", () => {
+  it("never answers 500 or shows internals, in 30 tries on each operation Prism fails to fake", async () => {
+    const statuses: number[] = [];
+    for (const path of ["/v2/deployments", DEPLOYMENT]) {
+      for (let i = 0; i < 30; i++) {
+        const answer = await raw(mock.baseUrl, { path, headers: { ...KEY, prefer: "dynamic=true" } });
+        statuses.push(answer.status);
+        expect(showsInternals(answer.text), answer.text.slice(0, 300)).toBe(false);
+        expect(() => answer.json()).not.toThrow();
+      }
+    }
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+  });
+
+  it("keeps the other preferences when it falls back (code=404 with dynamic=true)", async () => {
+    for (let i = 0; i < 10; i++) {
+      const answer = await raw(mock.baseUrl, { path: DEPLOYMENT, headers: { ...KEY, prefer: "code=404, dynamic=true" } });
+      expect(answer.status).toBe(404);
+      expect(showsInternals(answer.text)).toBe(false);
+    }
+  });
+});

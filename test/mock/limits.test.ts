@@ -1,0 +1,128 @@
+// Bounded requests: a body over the size bound gets a 413 problem before it is read in full (the
+// mock's memory stays flat on a 100 MB upload), and a body inside the size bound that nests too
+// deep, holds too long strings or arrays, or numbers JSON cannot hold gets a 422 naming the field.
+import http from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REQUEST_BOUNDS } from "../../src/local-server/bounds.js";
+import { PROBLEM_TYPES } from "../../src/problems.js";
+import { DEPLOYMENT, KEY, raw, startMockProcess, type MockProcess } from "./support.js";
+
+const json = { ...KEY, "content-type": "application/json" };
+const MiB = 1024 * 1024;
+
+/**
+ * Streams `total` bytes of JSON-looking filler as the body, with a Content-Length or chunked, and
+ * stops sending once an answer arrives. Resolves to the answer and the bytes sent by then.
+ */
+function upload(baseUrl: string, total: number, framing: "length" | "chunked"): Promise<{ status: number; body: any; headers: http.IncomingHttpHeaders; sentWhenAnswered: number }> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { ...json, ...(framing === "length" ? { "content-length": String(total) } : {}) };
+    const req = http.request({ host: url.hostname, port: url.port, method: "PATCH", path: DEPLOYMENT, headers });
+    let sent = 0;
+    let answered = false;
+    req.on("response", (res) => {
+      answered = true;
+      const sentWhenAnswered = sent;
+      const chunks: Buffer[] = [];
+      res.on("data", (c) => chunks.push(c));
+      res.on("end", () => {
+        // A client that got its answer gives up the rest of the upload.
+        req.destroy();
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString("utf8")), sentWhenAnswered });
+      });
+    });
+    // The mock closes the connection a while after its 413; writing on is then refused, as expected.
+    req.on("error", (error) => {
+      if (!answered) reject(error);
+    });
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    const write = () => {
+      while (!answered && sent < total) {
+        const piece = sent + chunk.length <= total ? chunk : chunk.subarray(0, total - sent);
+        sent += piece.length;
+        if (!req.write(piece)) {
+          req.once("drain", write);
+          return;
+        }
+      }
+      if (!answered) req.end();
+    };
+    write();
+  });
+}
+
+// `npm start` as a process of its own, to watch its memory.
+let mock: MockProcess;
+beforeAll(async () => {
+  mock = await startMockProcess();
+});
+afterAll(async () => {
+  await mock.stop();
+});
+
+describe("body size", () => {
+
+  it("refuses a 100 MB body with a Content-Length before reading it, with a 413 problem", async () => {
+    const before = mock.memory();
+    const answer = await upload(mock.baseUrl, 100 * MiB, "length");
+    expect(answer.status).toBe(413);
+    expect(answer.body).toMatchObject({ type: PROBLEM_TYPES["content-too-large"].type, title: PROBLEM_TYPES["content-too-large"].title, status: 413 });
+    expect(answer.body.detail).toContain(String(REQUEST_BOUNDS.maxBodyBytes));
+    // Answered long before the upload could finish: the body was not read.
+    expect(answer.sentWhenAnswered).toBeLessThan(20 * MiB);
+    const after = mock.memory();
+    console.log(`mock memory, 100 MB body with Content-Length: peak ${before.peakMiB.toFixed(0)} -> ${after.peakMiB.toFixed(0)} MiB, rss ${after.rssMiB.toFixed(0)} MiB`);
+    expect(after.peakMiB - before.peakMiB).toBeLessThan(32);
+  });
+
+  it("stops reading a chunked 100 MB body once it passes the bound, and its memory stays flat", async () => {
+    const before = mock.memory();
+    const answer = await upload(mock.baseUrl, 100 * MiB, "chunked");
+    expect(answer.status).toBe(413);
+    expect(answer.body.type).toBe(PROBLEM_TYPES["content-too-large"].type);
+    expect(answer.sentWhenAnswered).toBeLessThan(20 * MiB);
+    const after = mock.memory();
+    console.log(
+      `mock memory, 100 MB chunked body: peak ${before.peakMiB.toFixed(0)} -> ${after.peakMiB.toFixed(0)} MiB, rss ${after.rssMiB.toFixed(0)} MiB; answered after ${(answer.sentWhenAnswered / MiB).toFixed(1)} MiB sent`,
+    );
+    expect(after.peakMiB - before.peakMiB).toBeLessThan(32);
+  });
+
+  it("takes a body just under the bound, and still answers after the refusals", async () => {
+    const body = JSON.stringify({ source_revision_config: { repo_ref: "main" } }).padEnd(REQUEST_BOUNDS.maxBodyBytes - 1, " ");
+    const ok = await raw(mock.baseUrl, { method: "PATCH", path: DEPLOYMENT, headers: json, body });
+    expect(ok.status).toBe(200);
+    const over = await raw(mock.baseUrl, { method: "PATCH", path: DEPLOYMENT, headers: json, body: body + "  " });
+    expect(over.status).toBe(413);
+  });
+});
+
+describe("bounds on the JSON value (422 before Prism sees it)", () => {
+  async function patch(body: string) {
+    const answer = await raw(mock.baseUrl, { method: "PATCH", path: DEPLOYMENT, headers: json, body });
+    expect(answer.status, answer.text.slice(0, 300)).toBe(422);
+    const problem = answer.json();
+    expect(problem).toMatchObject({ type: PROBLEM_TYPES.validation.type, title: PROBLEM_TYPES.validation.title, status: 422 });
+    return problem.errors as { pointer: string; code: string; detail: string }[];
+  }
+
+  it("refuses a value nested 6,000 and 100,000 levels deep in an open field", async () => {
+    for (const depth of [6_000, 100_000]) {
+      const errors = await patch(`{"source_config":{"containers":[{"name":"a","env":${"[".repeat(depth)}${"]".repeat(depth)}}]}}`);
+      expect(errors).toEqual([{ pointer: expect.stringMatching(/^\/source_config\/containers\/0\/env(\/0)+$/), code: "too_deep", detail: expect.any(String) }]);
+    }
+  });
+
+  it("refuses numbers JSON cannot hold (1e309 parses as Infinity)", async () => {
+    const errors = await patch('{"source_config":{"resource_spec":{"cpu":1e309}}}');
+    expect(errors).toEqual([{ pointer: "/source_config/resource_spec/cpu", code: "not_finite", detail: "must be a finite number" }]);
+  });
+
+  it("refuses too long strings and too many items", async () => {
+    const long = await patch(JSON.stringify({ source_revision_config: { repo_ref: "x".repeat(REQUEST_BOUNDS.maxStringLength + 1) } }));
+    expect(long).toEqual([{ pointer: "/source_revision_config/repo_ref", code: "max_length", detail: expect.any(String) }]);
+    const many = await patch(JSON.stringify({ secrets: Array.from({ length: REQUEST_BOUNDS.maxArrayItems + 1 }, () => ({ name: "a", value: "b" })) }));
+    expect(many).toEqual([{ pointer: "/secrets", code: "max_items", detail: expect.any(String) }]);
+  });
+});

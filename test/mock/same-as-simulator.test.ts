@@ -1,0 +1,67 @@
+// The mock and the simulator answer the same mistake alike: the same status, problem `type` and
+// `title`, and the same field errors (where, `code` and, where both come from the same JSON Schema
+// rule, the same words). Both servers run for real, the simulator in-process.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startMock, type RunningMock } from "../../scripts/mock-front.mjs";
+import { SEED_IDS, startSimulator, type RunningSimulator } from "../../src/simulator/index.js";
+import { KEY, raw } from "./support.js";
+
+let mock: RunningMock;
+let simulator: RunningSimulator;
+beforeAll(async () => {
+  [mock, simulator] = await Promise.all([startMock(), startSimulator({ quiet: true })]);
+});
+afterAll(async () => {
+  await Promise.all([mock?.close(), simulator?.close()]);
+});
+
+interface Mistake {
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Compare the field errors' words too (false where each server words its own parser's message). */
+  sameDetail?: boolean;
+}
+
+const json = { ...KEY, "content-type": "application/json" };
+const deployment = () => `/v2/deployments/${SEED_IDS.deployment_id}`;
+
+const MISTAKES: Record<string, () => Mistake> = {
+  "malformed JSON": () => ({ method: "PATCH", path: deployment(), headers: json, body: "{oops", sameDetail: false }),
+  "an unknown field": () => ({ method: "PATCH", path: deployment(), headers: json, body: '{"zzz":1}' }),
+  "a field that cannot be changed": () => ({ method: "PATCH", path: deployment(), headers: json, body: '{"name":"x"}' }),
+  "a wrong type": () => ({ method: "PATCH", path: deployment(), headers: json, body: '{"source_config":{"resource_spec":{"min_scale":"two"}}}' }),
+  "an out-of-range limit": () => ({ path: "/v2/deployments?limit=500", headers: KEY }),
+  "a limit that is not a number": () => ({ path: "/v2/deployments?limit=abc", headers: KEY }),
+  "a status outside the enum": () => ({ path: "/v2/deployments?status=NOPE", headers: KEY }),
+  "an id that is not a UUID": () => ({ path: "/v2/deployments/abc", headers: KEY }),
+  "an empty PATCH body": () => ({ method: "PATCH", path: deployment(), headers: json, body: "" }),
+  "a null body": () => ({ method: "PATCH", path: deployment(), headers: json, body: "null" }),
+  "a value nested too deep": () => ({ method: "PATCH", path: deployment(), headers: json, body: `{"source_config":{"containers":[{"env":${"[".repeat(100)}${"]".repeat(100)}}]}}` }),
+  "a number JSON cannot hold": () => ({ method: "PATCH", path: deployment(), headers: json, body: '{"source_config":{"resource_spec":{"cpu":1e309}}}' }),
+  "a text/plain body": () => ({ method: "PATCH", path: deployment(), headers: { ...KEY, "content-type": "text/plain" }, body: "{}" }),
+  "a missing API key": () => ({ path: "/v2/listeners" }),
+  "an unknown path": () => ({ path: "/v2/nope", headers: KEY }),
+  "a method the path does not have": () => ({ method: "DELETE", path: deployment(), headers: KEY }),
+  "a foreign Host": () => ({ path: "/v2/listeners", headers: { ...KEY, host: "evil.example" } }),
+  "a body over the size bound": () => ({ method: "PATCH", path: deployment(), headers: json, body: " ".repeat(1024 * 1024 + 1), sameDetail: false }),
+};
+
+function shape(answer: { status: number; text: string }, sameDetail: boolean) {
+  const body = JSON.parse(answer.text);
+  const errors = (body.errors ?? []).map((e: any) => ({ where: e.pointer ?? `parameter ${e.parameter}`, code: e.code, ...(sameDetail ? { detail: e.detail } : {}) }));
+  return { status: answer.status, type: body.type, title: body.title, bodyStatus: body.status, errors };
+}
+
+describe("the mock and the simulator answer one mistake alike", () => {
+  it.each(Object.keys(MISTAKES))("%s", async (name) => {
+    const { sameDetail = true, ...request } = MISTAKES[name]!();
+    const [fromMock, fromSimulator] = await Promise.all([raw(mock.baseUrl, request), raw(simulator.url, request)]);
+    expect(fromMock.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    expect(fromSimulator.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    const mockShape = shape(fromMock, sameDetail);
+    expect(mockShape.status).toBeGreaterThanOrEqual(400);
+    expect(mockShape, `mock: ${fromMock.text}\nsimulator: ${fromSimulator.text}`).toEqual(shape(fromSimulator, sameDetail));
+  });
+});
