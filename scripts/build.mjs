@@ -143,8 +143,20 @@ await step("validators", docHash + (await hashOf([validatorsScript, join(root, "
 });
 
 if (withDocs) {
-  await step("docs", docHash + (await hashOf([join(root, "redocly.yaml"), join(root, "scripts", "docs-template.hbs")])) + (await toolVersion("@redocly/cli")), ["docs/index.html"], async () => {
-    await run(process.execPath, [redocly, "build-docs", bundled, "-o", join(outDir, "docs", "index.html"), "--inlineBundle", "--config", join(root, "redocly.yaml"), "--lint-config", "off"], { cwd: root });
+  // Redoc gets a copy of the bundle with code samples on every operation (x-codeSamples, built from
+  // the document's examples by scripts/code-samples.mjs); the published bundle stays without them.
+  const docsInputs = ["redocly.yaml", "scripts/docs-template.hbs", "scripts/code-samples.mjs", "scripts/walk-loader.mjs", "src/openapi/walk.ts"].map((f) => join(root, f));
+  await step("docs", docHash + (await hashOf(docsInputs)) + (await toolVersion("@redocly/cli")), ["docs/index.html"], async () => {
+    const { withCodeSamples } = await import("./code-samples.mjs");
+    const { loadWalk } = await import("./walk-loader.mjs");
+    const tmp = await mkdtemp(join(tmpdir(), "dms-docs-"));
+    try {
+      const withSamples = join(tmp, "openapi.json");
+      await writeFile(withSamples, JSON.stringify(withCodeSamples(JSON.parse(await readFile(bundled, "utf8")), await loadWalk()), null, 2));
+      await run(process.execPath, [redocly, "build-docs", withSamples, "-o", join(outDir, "docs", "index.html"), "--inlineBundle", "--config", join(root, "redocly.yaml"), "--lint-config", "off"], { cwd: root });
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
   });
 }
 

@@ -1,0 +1,10 @@
+// Types for scripts/code-samples.mjs, so TypeScript tests can import it.
+export interface CodeSample {
+  lang: "Shell" | "TypeScript";
+  label: "curl" | "TypeScript" | "dms";
+  source: string;
+}
+/** The bundle with `x-codeSamples` on every operation; the input is not changed. */
+export declare function withCodeSamples<T>(bundle: T, walk: typeof import("../src/openapi/walk.js")): T;
+/** `"<path> <parameter>"` to the id the samples use for it, from the document's examples. */
+export declare function exampleIds(document: unknown, walk: typeof import("../src/openapi/walk.js")): Map<string, string>;

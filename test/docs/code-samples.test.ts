@@ -1,0 +1,120 @@
+// Code samples on every operation of the docs page (x-codeSamples, scripts/code-samples.mjs): each
+// operation has curl and TypeScript, and `dms` where a command does the same; every TypeScript
+// sample compiles against the package's types (real tsc), and every curl sample, run by bash with
+// the real curl against the simulator, answers 2xx. The samples use the document's server URL; the
+// run puts the test simulator's URL there.
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it, test } from "vitest";
+import { withCodeSamples, type CodeSample } from "../../scripts/code-samples.mjs";
+import * as walk from "../../src/openapi/walk.js";
+import { startSimulator, type RunningSimulator } from "../../src/simulator/index.js";
+import { document, ROOT } from "../support/document.js";
+
+const run = promisify(execFile);
+const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+const DIR = join(ROOT, "test", ".readme-samples", "code-samples");
+const SERVER = String((document as any).servers[0].url).replace(/\/+$/, "");
+
+const documented = withCodeSamples(document, walk);
+const operations = walk.listOperations(documented).map((entry) => ({ ...entry, samples: entry.operation["x-codeSamples"] as CodeSample[] }));
+const sample = (samples: CodeSample[], label: CodeSample["label"]) => samples.find((s) => s.label === label);
+
+// test/.readme-samples/code-samples/<dir>/ is four levels below the root.
+const TSCONFIG = {
+  extends: "../../../../tsconfig.json",
+  compilerOptions: { noEmit: true, noUnusedLocals: false, skipLibCheck: true, paths: { "deployment-management-api": ["../../../../src/index.ts"] } },
+  include: ["*.ts"],
+};
+
+async function typeCheck(dir: string, files: Record<string, string>): Promise<string> {
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, "tsconfig.json"), JSON.stringify(TSCONFIG));
+  for (const [name, code] of Object.entries(files)) await writeFile(join(dir, name), `${code}\nexport {};\n`);
+  try {
+    await run(process.execPath, [TSC, "-p", join(dir, "tsconfig.json"), "--pretty", "false"], { cwd: ROOT, maxBuffer: 1 << 24 });
+    return "";
+  } catch (error: any) {
+    return String(error.stdout || error.stderr || error.message);
+  }
+}
+
+/** Runs a curl sample with bash and the real curl; the status of each request comes back one per line. */
+async function runCurl(source: string, baseUrl: string): Promise<{ statuses: string[]; output: string }> {
+  const script = `curl() { command curl --silent --show-error --output /dev/null --write-out '%{http_code}\\n' "$@"; }\n${source.replaceAll(SERVER, baseUrl)}\n`;
+  try {
+    const { stdout, stderr } = await run("bash", ["-c", script], { env: { ...process.env, DMS_API_KEY: "sample-key" }, timeout: 20_000 });
+    return { statuses: stdout.trim().split("\n"), output: stdout + stderr };
+  } catch (error: any) {
+    return { statuses: [], output: `${error.stdout ?? ""}${error.stderr ?? ""}` };
+  }
+}
+
+describe("code samples on every operation (x-codeSamples)", () => {
+  it("gives every operation a curl and a TypeScript sample, and the dms command where one exists", () => {
+    expect(operations.length).toBeGreaterThan(0);
+    for (const { operationId, samples } of operations) {
+      expect(samples.map((s) => s.label), operationId).toEqual(expect.arrayContaining(["curl", "TypeScript"]));
+    }
+    const dms = Object.fromEntries(operations.filter((o) => sample(o.samples, "dms")).map((o) => [o.operationId, sample(o.samples, "dms")!.source.split("\n").at(-1)]));
+    expect(dms).toEqual({
+      listDeployments: "npx dms deployments",
+      patchDeployment: "npx dms deploy e1d7b3a9-6c2f-4e5b-8a1d-3f9c7b2e4a60 --ref release/2.4",
+      listRevisions: "npx dms revisions e1d7b3a9-6c2f-4e5b-8a1d-3f9c7b2e4a60",
+      getRevision: "npx dms wait e1d7b3a9-6c2f-4e5b-8a1d-3f9c7b2e4a60 a2c4e6f8-0b1d-4c3e-9f5a-7b9d1f3a5c27",
+    });
+  });
+
+  it("builds them from the document's examples: path ids and the first request body example", () => {
+    const patch = operations.find((o) => o.operationId === "patchListener")!;
+    const media = walk.deref(document, patch.operation.requestBody).content["application/json"];
+    const body = walk.deref(document, Object.values<any>(media.examples)[0]).value;
+    expect(sample(patch.samples, "curl")!.source).toContain(`-d '${JSON.stringify(body)}'`);
+    expect(sample(patch.samples, "curl")!.source).toContain(`${SERVER}/v2/listeners/5d8e2f1a-7b3c-4e9d-a6f2-0c1b8e7d3a54`);
+  });
+
+  it("keeps generated/openapi.json without samples; the docs page has them", () => {
+    const bundle = readFileSync(join(ROOT, "generated", "openapi.json"), "utf8");
+    expect(bundle).not.toContain("x-codeSamples");
+    const page = join(ROOT, "generated", "docs", "index.html");
+    expect(existsSync(page)).toBe(true);
+    const html = readFileSync(page, "utf8");
+    expect(html).toContain("x-codeSamples");
+    expect(html).toContain("createDeploymentsClient");
+    expect(html).toContain("npx dms deploy");
+  });
+
+  test("every TypeScript sample compiles against the package's types; a wrong one does not", async () => {
+    const files = Object.fromEntries(operations.map((o) => [`${o.operationId}.ts`, sample(o.samples, "TypeScript")!.source]));
+    expect(await typeCheck(join(DIR, "check"), files)).toBe("");
+    const wrong = sample(operations.find((o) => o.operationId === "patchDeployment")!.samples, "TypeScript")!.source.replace("repo_ref", "repo_reference");
+    expect(await typeCheck(join(DIR, "wrong"), { "wrong.ts": wrong })).toMatch(/wrong\.ts\(\d+,\d+\): error TS2353/);
+  });
+
+  describe("every curl sample answers 2xx from the simulator", () => {
+    let simulator: RunningSimulator;
+    beforeAll(async () => {
+      simulator = await startSimulator({ port: 0, quiet: true });
+    });
+    afterAll(async () => {
+      await simulator?.close();
+    });
+
+    for (const { operationId, samples } of operations) {
+      test(operationId, async () => {
+        const { statuses, output } = await runCurl(sample(samples, "curl")!.source, simulator.url);
+        expect(statuses.length, output).toBeGreaterThan(0);
+        for (const status of statuses) expect(status, `${operationId}: ${output}`).toMatch(/^2\d\d$/);
+      });
+    }
+
+    test("a sample naming an id the simulator does not have is caught", async () => {
+      const source = sample(operations.find((o) => o.operationId === "getDeployment")!.samples, "curl")!.source.replace("e1d7b3a9-6c2f-4e5b-8a1d-3f9c7b2e4a60", "6b0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01");
+      expect((await runCurl(source, simulator.url)).statuses).toEqual(["404"]);
+    });
+  });
+});
