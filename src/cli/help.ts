@@ -144,7 +144,10 @@ Its first line on stdout is its URL.
   --state FILE           keep the state in FILE across restarts (env SIMULATOR_STATE)
   --step-seconds S       seconds per revision state (default 2, env SIMULATOR_STEP_SECONDS)
   --seed-deployments N   deployments in the seed (default 30, env SIMULATOR_SEED_DEPLOYMENTS)
+  --allowed-host NAME    another Host name to answer besides the loopback ones (repeatable)
+  --cors-origin ORIGIN   another browser origin allowed besides loopback ones (repeatable)
   --quiet                no request log
+Every flag goes to dms-simulator unchanged.
 Environment: SIMULATOR_API_KEYS, comma-separated keys to accept (by default any key).
 
 Example:
