@@ -1,15 +1,20 @@
 #!/usr/bin/env node
-// npm run bench: autocannon, in one run, with the same request mix (get deployment, list
-// deployments, get revision) against (1) the simulator from dist/ seeded with 10,000 deployments,
-// (2) the Prism mock (silent) and (3) a bare node:http server returning a fixed JSON. Every server
-// runs as a child process in its own process group, so the RSS measured is the server's alone
-// (summed over its group: Prism forks), and the group is killed afterwards.
-// Prints a markdown table and the ratios against the goals. Environment: BENCH_SECONDS (default 10),
-// BENCH_ROUNDS (default 5), BENCH_CONNECTIONS (default 10), BENCH_SEED (default 10000).
-import { spawn } from "node:child_process";
+// npm run bench, in one run:
+// - In-process: GETs through `createSimulator().fetch` against a bare fetch handler that returns a
+//   fixed JSON Response, both called with a `new Request` and read with `.json()`, taking turns;
+//   and the time `createSimulator()` takes to be ready (default seed) in a fresh process.
+// - Over HTTP: autocannon with the same request mix (get deployment, list deployments, get
+//   revision) against (1) the simulator from dist/ seeded with 10,000 deployments, (2) the Prism
+//   mock (silent) and (3) a bare node:http server returning a fixed JSON. Every server runs as a
+//   child process in its own process group, so the RSS measured is the server's alone (summed over
+//   its group: Prism forks), and the group is killed afterwards.
+// Prints markdown tables and the ratios against the goals. Environment: BENCH_SECONDS (default 10),
+// BENCH_ROUNDS (default 5), BENCH_CONNECTIONS (default 10), BENCH_SEED (default 10000),
+// BENCH_ONLY=in-process (skip the HTTP part).
+import { execFileSync, spawn } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import { createServer } from "node:net";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 
@@ -155,7 +160,73 @@ async function measureAll(targets) {
   });
 }
 
+
+// --- in-process -------------------------------------------------------------------------------
+
+const CORE = pathToFileURL(`${ROOT}dist/simulator/core.js`).href;
+
+/** Sequential calls of `call` for `ms` milliseconds; returns how many completed. */
+async function callsFor(ms, call) {
+  let count = 0;
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    for (let i = 0; i < 50; i++) await call(i);
+    count += 50;
+  }
+  return count;
+}
+
+async function measureInProcess() {
+  const { createSimulator, SEED_IDS } = await import(CORE);
+  const sim = createSimulator();
+  await sim.ready;
+  const headers = { "x-api-key": "bench", accept: "application/json" };
+  const base = "https://api.example.test";
+  const paths = [`/v2/deployments/${SEED_IDS.deployment_id}`];
+  const bareHandler = async () => new Response(FIXED_JSON, { status: 200, headers: { "content-type": "application/json" } });
+  const targets = [
+    { name: "`createSimulator().fetch`: get deployment", call: (i) => sim.fetch(new Request(base + paths[i % paths.length], { headers })).then((r) => r.json()) },
+    { name: `bare fetch handler (fixed ${Buffer.byteLength(FIXED_JSON)}-byte JSON Response)`, call: () => bareHandler(new Request(`${base}/a`, { headers })).then((r) => r.json()) },
+  ];
+  for (const t of targets) {
+    t.count = 0;
+    await callsFor(WARMUP_SECONDS * 500, t.call);
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const t of targets) t.count += await callsFor((SECONDS * 1000) / ROUNDS / 2, t.call);
+  }
+  for (const t of targets) t.perSecond = t.count / (SECONDS / 2);
+
+  // Ready time in a fresh process: the import is not counted, createSimulator() to `ready` is, and so is the first answer.
+  const script = `
+    const { createSimulator, SEED_IDS } = await import(${JSON.stringify(CORE)});
+    const t0 = performance.now();
+    const sim = createSimulator();
+    await sim.ready;
+    const t1 = performance.now();
+    const r = await sim.fetch(new Request("https://api.example.test/v2/deployments/" + SEED_IDS.deployment_id, { headers: { "x-api-key": "k" } }));
+    await r.json();
+    const t2 = performance.now();
+    console.log(JSON.stringify({ ready: t1 - t0, firstAnswer: t2 - t0 }));`;
+  const starts = [];
+  for (let i = 0; i < 5; i++) starts.push(JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" })));
+  const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  return {
+    targets,
+    readyMs: median(starts.map((s) => s.ready)),
+    firstAnswerMs: median(starts.map((s) => s.firstAnswer)),
+  };
+}
+
 async function main() {
+  const inProcess = await measureInProcess();
+  if (process.env.BENCH_ONLY === "in-process") {
+    const [simFetch, bareFetch] = inProcess.targets;
+    console.log(inProcess.targets.map((t) => `${t.name}: ${Math.round(t.perSecond)} calls/s`).join("\n"));
+    console.log(`ratio ${Math.round((100 * simFetch.perSecond) / bareFetch.perSecond)}%, ready ${inProcess.readyMs.toFixed(1)} ms, first answer ${inProcess.firstAnswerMs.toFixed(1)} ms`);
+    return;
+  }
+
   // 1. The simulator, compiled (npm run bench runs tsc first), 10,000 deployments.
   const simulator = startChild(process.execPath, ["dist/simulator/cli.js", "--port", "0", "--quiet", "--seed-deployments", String(SEED)], firstLine);
   // 2. Prism, silent (it answers any valid id with the example).
@@ -216,7 +287,15 @@ async function main() {
 
   const [sim, prismResult, bareResult] = results;
   const fmt = (n, d = 0) => n.toLocaleString("en", { maximumFractionDigits: d, minimumFractionDigits: d });
+  const [simFetch, bareFetch] = inProcess.targets;
   const lines = [
+    `In-process, Node ${process.version}: one call at a time, ${SECONDS / 2} s per target in ${ROUNDS} alternating rounds after a warm-up; each call builds a \`new Request\` and reads the answer with \`.json()\`. Ready: median of 5 fresh processes.`,
+    "",
+    "| in-process | calls/s |",
+    "|---|---:|",
+    ...inProcess.targets.map((t) => `| ${t.name} | ${fmt(t.perSecond)} |`),
+    `| \`createSimulator()\` ready (default seed, 30 deployments) | ${fmt(inProcess.readyMs, 1)} ms (first answer ${fmt(inProcess.firstAnswerMs, 1)} ms) |`,
+    "",
     `Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per server in ${ROUNDS} round-robin rounds after a ${WARMUP_SECONDS} s warm-up; mix: get deployment, list deployments (limit 20), get revision. p99: median of the rounds; RSS: peak of the server's process group.`,
     "",
     "| server | req/s | p99 latency | peak RSS | non-2xx/errors |",
@@ -225,8 +304,10 @@ async function main() {
     "",
     "| goal | measured | met |",
     "|---|---:|:-:|",
-    `| simulator >= 10x Prism | ${fmt(sim.rps / prismResult.rps, 1)}x | ${sim.rps >= 10 * prismResult.rps ? "yes" : "no"} |`,
-    `| simulator >= 40% of bare node:http | ${fmt((100 * sim.rps) / bareResult.rps, 0)}% | ${sim.rps >= 0.4 * bareResult.rps ? "yes" : "no"} |`,
+    `| \`sim.fetch\` >= 50% of a bare fetch handler | ${fmt((100 * simFetch.perSecond) / bareFetch.perSecond, 0)}% | ${simFetch.perSecond >= 0.5 * bareFetch.perSecond ? "yes" : "no"} |`,
+    `| \`createSimulator()\` ready < 100 ms | ${fmt(inProcess.readyMs, 1)} ms | ${inProcess.readyMs < 100 ? "yes" : "no"} |`,
+    `| simulator over HTTP >= 12x Prism | ${fmt(sim.rps / prismResult.rps, 1)}x | ${sim.rps >= 12 * prismResult.rps ? "yes" : "no"} |`,
+    `| simulator over HTTP >= 50% of bare node:http | ${fmt((100 * sim.rps) / bareResult.rps, 0)}% | ${sim.rps >= 0.5 * bareResult.rps ? "yes" : "no"} |`,
     `| simulator p99 < 10 ms | ${sim.p99} ms | ${sim.p99 < 10 ? "yes" : "no"} |`,
     `| simulator RSS < 150 MB | ${fmt(sim.rssMb, 1)} MB | ${sim.rssMb < 150 ? "yes" : "no"} |`,
   ];
