@@ -74,12 +74,20 @@ export function compiledValidator(key) {
 }
 
 function declarationText(keys) {
-  return `import type { ErrorObject } from "ajv";
+  return `/** One violation, as ajv reports it (the fields of ajv's ErrorObject that ajv fills without \`verbose\`). */
+export interface ValidationError {
+  keyword: string;
+  instancePath: string;
+  schemaPath: string;
+  params: Record<string, any>;
+  propertyName?: string;
+  message?: string;
+}
 
-/** A request validator compiled at build time: the verdict, and ajv's errors when it is false. */
+/** A request validator compiled at build time: the verdict, and the violations when it is false. */
 export interface CompiledValidator {
   (data: unknown): boolean;
-  errors?: ErrorObject[] | null;
+  errors?: ValidationError[] | null;
 }
 
 /** \`body:<operationId>\` or \`parameter:<operationId>:<in>:<name>\`. */
