@@ -8,19 +8,23 @@
 // - every error as the simulator's problem details (scripts/prism-answers.mjs): malformed JSON,
 //   Prism's violations rebuilt into `errors` with `code`s, Prism's own errors without internals;
 // - `Prefer: dynamic=true` that Prism cannot fake falls back to the document's example;
+// - an X-Tenant-Id that is not a tenant id is a field error, as in the simulator (Prism only sees
+//   a security scheme there);
 // - a path with broken percent-encoding is refused here: it crashes Prism's process.
 // `npm start` serves this; tests use it via startPrism({ front: true }) or startMock.
 import http from "node:http";
 import { startPrismServer } from "./prism-server.mjs";
-import { isPrismError, problemFor, requestViolations } from "./prism-answers.mjs";
+import { describeCount, isPrismError, problemFor, requestViolations } from "./prism-answers.mjs";
 import { declaresTooLarge, readBodyWithin, tooLargeDetail } from "../dist/local-server/body.js";
 import { checkJsonBounds, REQUEST_BOUNDS } from "../dist/local-server/bounds.js";
 import { corsHeaders, isAllowedHost, isCrossSiteWrite, isJsonContentType, isPreflight, preflightHeaders } from "../dist/local-server/policy.js";
-import { problemDetails } from "../dist/problems.js";
+import { checkTenantHeader } from "../dist/local-server/tenant.js";
+import { PROBLEM_TYPES, problemDetails } from "../dist/problems.js";
 
 // Prism fakes data for `dynamic=true` with json-schema-faker, which fails on some of the document's
 // schemas at random (about 4 tries in 10 on a deployment); after this many tries the example is sent.
 const DYNAMIC_TRIES = 3;
+const WILDCARD_HOSTS = new Set(["0.0.0.0", "::", "[::]"]);
 // How long, and for how many more bytes, a refused upload is read and dropped before its
 // connection is closed (see lingerThenClose).
 const LINGER_MS = 1000;
@@ -40,7 +44,9 @@ export async function startMock(options = {}) {
   const upstream = new URL(prism.baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const log = logLevel === "silent" ? undefined : (line) => process.stdout.write(`${line}\n`);
-  const context = { upstream, agent, policy: { allowedHosts, corsOrigins }, bounds, log };
+  // The address it listens on is a name it answers to (HOST=192.168.1.5), unless it is a wildcard.
+  const ownHost = WILDCARD_HOSTS.has(host) ? [] : [host.includes(":") && !host.startsWith("[") ? `[${host}]` : host];
+  const context = { upstream, agent, policy: { allowedHosts: [...allowedHosts, ...ownHost], corsOrigins }, bounds, log };
   const server = http.createServer((req, res) => {
     handle(req, res, context).then(
       (status) => log?.(`${req.method} ${req.url} -> ${status}`),
@@ -120,14 +126,18 @@ async function handle(req, res, { upstream, agent, policy, bounds }) {
     }
     const outOfBounds = checkJsonBounds(value, bounds);
     if (outOfBounds.length > 0) {
-      const detail = outOfBounds.length === 1 ? "The request has 1 invalid field." : `The request has ${outOfBounds.length} invalid fields.`;
-      return send(res, problemDetails("validation", detail, path, outOfBounds), cors);
+      return send(res, problemDetails("validation", describeCount(outOfBounds.length), path, outOfBounds), cors);
     }
     if (value === null) bodyWas = "null";
   }
 
   const answer = await answerFromPrism(req, body, upstream, agent);
-  const problem = problemFor(answer, { method, path, contentType: req.headers["content-type"], bodyWas });
+  const problem = withTenantError(
+    problemFor(answer, { method, path, contentType: req.headers["content-type"], bodyWas }),
+    answer,
+    checkTenantHeader(req.headers["x-tenant-id"]),
+    path,
+  );
   if (problem) return send(res, problem, { ...cors, ...passOn(answer.headers, ["sl-violations", "www-authenticate"]) });
   const headers = { ...withoutConnectionHeaders(answer.headers), ...cors, "content-length": String(answer.body.length) };
   res.writeHead(answer.status, headers);
@@ -177,6 +187,24 @@ function forward(req, body, upstream, agent, requestHeaders) {
     outgoing.on("error", reject);
     outgoing.end(body);
   });
+}
+
+/**
+ * Adds an X-Tenant-Id that is not a tenant id to the answer, as the simulator does: the document
+ * declares the header as a security scheme, so Prism only checks that an API key is there.
+ * Another validation failure lists it among its errors; an answer that would succeed becomes a 422.
+ */
+function withTenantError(problem, answer, tenantError, path) {
+  if (!tenantError) return problem;
+  if (problem?.type === PROBLEM_TYPES.validation.type) {
+    // After the parameters, before the body fields: the simulator's order.
+    const parameters = problem.errors.filter((e) => e.parameter !== undefined);
+    const fields = problem.errors.filter((e) => e.parameter === undefined);
+    const errors = [...parameters, tenantError, ...fields];
+    return { ...problem, detail: describeCount(errors.length), errors };
+  }
+  if (problem || answer.status >= 400) return problem;
+  return problemDetails("validation", describeCount(1), path, [tenantError]);
 }
 
 /**

@@ -78,6 +78,15 @@ describe("problem kinds", () => {
     expect(body.detail).toBe("The request has 1 invalid field.");
   });
 
+  it("an empty or malformed X-Tenant-Id is a field error, not every tenant's data", async () => {
+    const empty = await problemOf("validation", { path: "/v2/deployments", headers: { ...KEY, "x-tenant-id": "" } });
+    expect(empty.errors).toEqual([{ parameter: "X-Tenant-Id", code: "format", detail: expect.stringContaining("not empty") }]);
+    const patch = await problemOf("validation", { method: "PATCH", path: DEPLOYMENT, headers: { ...json, "x-tenant-id": "acme" }, body: '{"zzz":1}' });
+    expect(patch.errors.map((e: any) => e.parameter ?? e.pointer)).toEqual(["X-Tenant-Id", "/zzz"]);
+    const uuid = await raw(mock.baseUrl, { path: "/v2/deployments", headers: { ...KEY, "x-tenant-id": "7b1e2c3d-4f5a-4b6c-8d7e-9f0a1b2c3d4e" } });
+    expect(uuid.status).toBe(200);
+  });
+
   it("no API key: 401 unauthorized", async () => {
     const body = await problemOf("unauthorized", { path: "/v2/listeners" });
     expect(body.detail).toBe("Send your API key in the X-Api-Key header.");

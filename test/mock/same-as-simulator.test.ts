@@ -40,6 +40,8 @@ const MISTAKES: Record<string, () => Mistake> = {
   "a null body": () => ({ method: "PATCH", path: deployment(), headers: json, body: "null" }),
   "a value nested too deep": () => ({ method: "PATCH", path: deployment(), headers: json, body: `{"source_config":{"containers":[{"env":${"[".repeat(100)}${"]".repeat(100)}}]}}` }),
   "a number JSON cannot hold": () => ({ method: "PATCH", path: deployment(), headers: json, body: '{"source_config":{"resource_spec":{"cpu":1e309}}}' }),
+  "an empty X-Tenant-Id": () => ({ path: "/v2/deployments", headers: { ...KEY, "x-tenant-id": "" } }),
+  "an X-Tenant-Id that is not a UUID, beside a bad limit": () => ({ path: "/v2/deployments?limit=500", headers: { ...KEY, "x-tenant-id": "acme" } }),
   "a text/plain body": () => ({ method: "PATCH", path: deployment(), headers: { ...KEY, "content-type": "text/plain" }, body: "{}" }),
   "a missing API key": () => ({ path: "/v2/listeners" }),
   "an unknown path": () => ({ path: "/v2/nope", headers: KEY }),
