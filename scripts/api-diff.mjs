@@ -10,9 +10,12 @@
 // The rules live in ./api-diff/compare.mjs.
 //
 //   node scripts/api-diff.mjs [--base FILE] [--revision FILE] [--package-version V] [--format text|json|markdown]
+//                             [--write-changelog]
+// --write-changelog puts the markdown list into CHANGELOG.md, in the entry of the package version,
+// between the markers <!-- api:diff --> and <!-- /api:diff --> (the words around them stay).
 // Exit codes: 0 no breaking change, or breaking changes with both majors bumped; 1 breaking changes
-// without the bumps; 2 usage error (unknown flag, unreadable file).
-import { readdir, readFile } from "node:fs/promises";
+// without the bumps; 2 usage error (unknown flag, unreadable file, no entry or markers to write to).
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { basename, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -21,6 +24,8 @@ import { loadWalk } from "./walk-loader.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const releasesDir = join(root, "api", "releases");
+const CHANGELOG_START = "<!-- api:diff -->";
+const CHANGELOG_END = "<!-- /api:diff -->";
 
 function fail(message) {
   console.error(`api:diff: ${message}`);
@@ -35,6 +40,7 @@ try {
       revision: { type: "string" },
       "package-version": { type: "string" },
       format: { type: "string", default: "text" },
+      "write-changelog": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   }));
@@ -42,7 +48,7 @@ try {
   fail(`${error.message} (see --help)`);
 }
 if (values.help) {
-  console.log("usage: node scripts/api-diff.mjs [--base api/releases/X.Y.Z.json] [--revision generated/openapi.json] [--package-version V] [--format text|json|markdown]");
+  console.log("usage: node scripts/api-diff.mjs [--base api/releases/X.Y.Z.json] [--revision generated/openapi.json] [--package-version V] [--format text|json|markdown] [--write-changelog]");
   process.exit(0);
 }
 if (!["text", "json", "markdown"].includes(values.format)) fail(`--format must be text, json or markdown, not ${JSON.stringify(values.format)}`);
@@ -87,22 +93,55 @@ const missingBumps = breaking.length === 0 ? [] : [["info.version", versions.api
 const ok = missingBumps.length === 0;
 
 const rel = (file) => relative(process.cwd(), file) || file;
+
+/**
+ * The API part of a changelog entry: breaking, then non-breaking changes, one line per kind of
+ * change to the fields of one schema (`ResourceSpec.{cpu, memory_mb}: made nullable`).
+ */
+function changelogSection(list, v) {
+  const group = (items) => {
+    const groups = new Map();
+    for (const c of items) {
+      const dot = c.side === "document" ? -1 : c.where.lastIndexOf(".");
+      const parent = dot > 0 ? c.where.slice(0, dot) : c.where;
+      const key = `${c.side}|${c.message}|${dot > 0 ? parent : c.where}`;
+      const entry = groups.get(key) ?? { side: c.side, message: c.message, parent, fields: [], whole: dot <= 0 };
+      if (dot > 0) entry.fields.push(c.where.slice(dot + 1));
+      groups.set(key, entry);
+    }
+    return [...groups.values()].map((g) => {
+      const where = g.whole ? g.parent : g.fields.length === 1 ? `${g.parent}.${g.fields[0]}` : `${g.parent}.{${g.fields.join(", ")}}`;
+      return `- ${g.side === "document" ? "" : `${g.side}: `}\`${where}\`: ${g.message}`;
+    });
+  };
+  const section = (title, items) => (items.length ? [`#### ${title}`, "", ...group(items), ""] : []);
+  return [
+    `API changes from info.version ${v.api.base} (package ${v.package.base}) to ${v.api.revision} (package ${v.package.revision}), listed by \`npm run api:diff\`:`,
+    "",
+    ...section("Breaking", list.filter((c) => c.impact === "breaking")),
+    ...section("Non-breaking", list.filter((c) => c.impact !== "breaking")),
+    ...(list.length ? [] : ["No change a client can notice.", ""]),
+  ].join("\n").trimEnd();
+}
 const line = (c) => `${c.where}: ${c.message}${c.operations.length ? ` (${c.operations.join(", ")})` : ""}`;
+
+if (values["write-changelog"]) {
+  const file = join(root, "CHANGELOG.md");
+  const text = await readFile(file, "utf8").catch(() => fail("there is no CHANGELOG.md to write to"));
+  const heading = new RegExp(`^## ${packageVersion.replace(/\./g, "\\.")}\\b.*$`, "m").exec(text);
+  if (!heading) fail(`CHANGELOG.md has no entry "## ${packageVersion}": add one with the markers <!-- api:diff --> and <!-- /api:diff -->`);
+  const start = text.indexOf(CHANGELOG_START, heading.index);
+  const end = text.indexOf(CHANGELOG_END, start);
+  const nextEntry = text.indexOf("\n## ", heading.index + 1);
+  if (start < 0 || end < 0 || (nextEntry >= 0 && start > nextEntry)) fail(`the CHANGELOG.md entry for ${packageVersion} has no ${CHANGELOG_START} ... ${CHANGELOG_END} markers`);
+  await writeFile(file, text.slice(0, start + CHANGELOG_START.length) + "\n" + changelogSection(changes, versions) + "\n" + text.slice(end));
+  console.error(`api:diff: wrote the API changes into the ${packageVersion} entry of CHANGELOG.md`);
+}
 
 if (values.format === "json") {
   console.log(JSON.stringify({ base: rel(baseFile), revision: rel(revisionFile), versions, ok, missingBumps: missingBumps.map(([name]) => name), changes }, null, 2));
 } else if (values.format === "markdown") {
-  // The changelog's API part for this release: paste it under the version's heading and add words where needed.
-  const section = (title, list) => (list.length ? [`### ${title}`, "", ...list.map((c) => `- ${c.side === "document" ? "" : `${c.side}: `}\`${c.where}\`: ${c.message}`), ""] : []);
-  console.log(
-    [
-      `API changes from ${versions.api.base} (package ${versions.package.base}) to ${versions.api.revision} (package ${versions.package.revision}):`,
-      "",
-      ...section("Breaking", breaking),
-      ...section("Non-breaking", changes.filter((c) => c.impact !== "breaking")),
-      ...(changes.length ? [] : ["No change a client can notice.", ""]),
-    ].join("\n"),
-  );
+  console.log(changelogSection(changes, versions));
 } else {
   console.log(`api:diff ${rel(revisionFile)} (info.version ${versions.api.revision}, package ${versions.package.revision})`);
   console.log(`  against ${rel(baseFile)} (info.version ${versions.api.base}, package ${versions.package.base})`);

@@ -193,7 +193,7 @@ describe("npm run api:diff (the script)", () => {
     expect(report.missingBumps).toEqual(["info.version", "package.json version"]);
     expect(report.changes).toEqual([expect.objectContaining({ impact: "breaking", side: "response", where: "Deployment.tenant_id" })]);
     const markdown = await runDiff(nullableTenant, baselineVersion, "--format", "markdown");
-    expect(markdown.stdout).toContain("### Breaking\n\n- response: `Deployment.tenant_id`: made nullable (may be null)");
+    expect(markdown.stdout).toContain("#### Breaking\n\n- response: `Deployment.tenant_id`: made nullable (may be null)");
   });
 
   it("answers a usage error with exit code 2", async () => {
