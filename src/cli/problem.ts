@@ -32,6 +32,7 @@ export function describeError(error: unknown, baseUrl: string): DescribedError {
         status: error.status,
         method: error.method,
         path: error.path,
+        ...(error.type !== undefined ? { type: error.type } : {}),
         ...(error.title !== undefined ? { title: error.title } : {}),
         ...(error.detail !== undefined ? { detail: error.detail } : {}),
         errors: error.errors,

@@ -122,7 +122,8 @@ describe.concurrent("dms deploy", () => {
     expect(result.code).toBe(6);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain(`GET /v2/deployments/${unknown} answered 404`);
-    expect(result.stderr).toMatch(/There is no deployment/);
+    // The title, then the detail.
+    expect(result.stderr).toMatch(/answered 404 \w[^:]*: There is no deployment/);
   });
 
   it("exit 6: a 422 prints each field error with its parameter", async () => {
