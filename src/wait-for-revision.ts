@@ -107,7 +107,7 @@ export async function waitForRevision(
           throw stop.signal.aborted ? stop.signal.reason : error;
         });
       const revision = unwrap(result);
-      if (revision.status !== undefined && revision.status !== lastStatus) {
+      if (revision.status !== lastStatus) {
         lastStatus = revision.status;
         onStatus?.(revision.status, revision);
       }

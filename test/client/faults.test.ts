@@ -41,6 +41,12 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   throw new Error("expected the promise to reject, but it resolved");
 }
 
+/** globalThis.fetch, counting the attempts the client makes: under load an attempt can time out before the server sees it. */
+function countingFetch() {
+  const counted = { attempts: 0, fetch: (request: Request) => (counted.attempts++, fetch(request)) };
+  return counted;
+}
+
 function patchListener(client: ReturnType<typeof createDeploymentsClient>) {
   return client.PATCH("/v2/listeners/{listener_id}", { params: { path: { listener_id: DEPLOYMENT_ID } }, body: { version: "2" } });
 }
@@ -48,12 +54,15 @@ function patchListener(client: ReturnType<typeof createDeploymentsClient>) {
 describe("a server that never answers", () => {
   it("a GET times out on each attempt, is retried, and fails with a RequestTimeoutError naming method, path and timeout", async () => {
     const server = await serve(never);
-    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", timeoutMs: 100, retry: { retries: 2, ...fast } });
+    const counted = countingFetch();
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", fetch: counted.fetch, timeoutMs: 100, retry: { retries: 2, ...fast } });
     const error = await rejection(client.GET("/v2/listeners"));
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect(error).toMatchObject({ method: "GET", path: "/v2/listeners", timeoutMs: 100 });
     expect(String(error)).toBe("RequestTimeoutError: GET /v2/listeners timed out after 100 ms without a complete response");
-    expect(server.requests).toHaveLength(3);
+    expect(counted.attempts).toBe(3);
+    expect(server.requests.length).toBeGreaterThanOrEqual(1);
+    expect(server.requests.length).toBeLessThanOrEqual(3);
   });
 
   it("the deadline still fires after a garbage collection during the attempt", async () => {
@@ -72,12 +81,13 @@ describe("a server that never answers", () => {
 
   it("a PATCH times out once and is not sent again", async () => {
     const server = await serve(never);
-    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", timeoutMs: 100, retry: fast });
+    const counted = countingFetch();
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", fetch: counted.fetch, timeoutMs: 300, retry: fast });
     const error = await rejection(patchListener(client));
     expect(error).toBeInstanceOf(RequestTimeoutError);
-    expect(error).toMatchObject({ method: "PATCH", path: `/v2/listeners/${DEPLOYMENT_ID}` });
-    expect(server.requests).toHaveLength(1);
-    expect(server.requests[0]?.body).toBe('{"version":"2"}');
+    expect(error).toMatchObject({ method: "PATCH", path: `/v2/listeners/${DEPLOYMENT_ID}`, timeoutMs: 300 });
+    expect(counted.attempts).toBe(1);
+    expect(server.requests.length).toBeLessThanOrEqual(1);
   });
 
   it("a GET that timed out gets the answer of the next attempt", async () => {
@@ -85,9 +95,9 @@ describe("a server that never answers", () => {
     const server = await serve((_req, res) => {
       if (seen++ > 0) sendJson(res, 200, page);
     });
-    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", timeoutMs: 100, retry: fast });
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", timeoutMs: 250, retry: fast });
     expect(unwrap(await client.GET("/v2/listeners"))).toEqual(page);
-    expect(server.requests).toHaveLength(2);
+    expect(server.requests.length).toBeGreaterThanOrEqual(2);
   });
 
   it("the deadline covers the body: headers sent, then a stall, is a timeout too", async () => {
@@ -100,12 +110,14 @@ describe("a server that never answers", () => {
   });
 
   it("the caller's abort is reported as the caller's, not as a timeout, and is not retried", async () => {
-    const server = await serve(never);
-    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", timeoutMs: 5_000, retry: fast });
     const controller = new AbortController();
     const reason = new Error("the caller gave up");
-    setTimeout(() => controller.abort(reason), 50);
+    // The caller gives up once the server has the request, which it never answers.
+    const server = await serve(() => controller.abort(reason));
+    const counted = countingFetch();
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", fetch: counted.fetch, timeoutMs: 5_000, retry: fast });
     expect(await rejection(client.GET("/v2/listeners", { signal: controller.signal }))).toBe(reason);
+    expect(counted.attempts).toBe(1);
     expect(server.requests).toHaveLength(1);
   });
 });
