@@ -49,6 +49,12 @@ export interface Plan<T> {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/**
+ * Revisions kept per deployment. Past it, the oldest finished revisions are dropped (never the
+ * active one): a script patching in a loop must not grow one deployment without end.
+ */
+export const MAX_REVISIONS_KEPT = 500;
+
 export class Store {
   private state!: State;
   private deploymentsById = new Map<string, DeploymentRecord>();
@@ -222,6 +228,14 @@ export class Store {
     record.fail_next = null;
     d.source_revision_config = config;
     d.latest_revision_id = id;
+    let excess = record.revisions.length - MAX_REVISIONS_KEPT;
+    if (excess > 0) {
+      record.revisions = record.revisions.filter((r) => {
+        const droppable = excess > 0 && r.revision.id !== d.active_revision_id && !isInProgress(r.revision.status);
+        if (droppable) excess--;
+        return !droppable;
+      });
+    }
   }
 
   private putDeployment(record: DeploymentRecord): void {

@@ -9,6 +9,7 @@ import { StorageError, type Persistence, type StateChange } from "../../src/simu
 import { createSimulator, SEED_IDS, SimulatorControlError, type Simulator } from "../../src/simulator/index.js";
 import type { State } from "../../src/simulator/model.js";
 import { PROGRESSION } from "../../src/simulator/lifecycle.js";
+import { MAX_REVISIONS_KEPT } from "../../src/simulator/store.js";
 import { createOpenApiValidator, describeErrors } from "../../src/simulator/openapi-validator.js";
 import { deref, document, operationById } from "../support/document.js";
 import { API_KEY, Client } from "./support.js";
@@ -330,5 +331,31 @@ describe("seed ids are the document's example ids", () => {
     expect(d.latest_revision_id).toBe(SEED_IDS.revision_id);
     expect((await client.ok(`${deploymentPath}/revisions/${SEED_IDS.revision_id}`)).id).toBe(SEED_IDS.revision_id);
     expect((await client.patch(`/v2/listeners/${SEED_IDS.listener_id}`, { version: "1.0.0" })).status).toBe(200);
+  });
+});
+
+describe("revisions kept per deployment", () => {
+  it(`past ${MAX_REVISIONS_KEPT}, the oldest finished ones are dropped, never the active one`, async () => {
+    const sim = createSimulator({ stepSeconds: 3600 });
+    const client = clientOf(sim);
+    const { active_revision_id } = await client.ok(deploymentPath);
+    const seeded = (await client.ok(`${deploymentPath}/revisions?limit=100`)).resources.map((r: any) => r.id);
+    const created: string[] = [];
+    for (let i = 0; i < MAX_REVISIONS_KEPT; i++) created.push((await client.patch(deploymentPath, { secrets: [] })).body.latest_revision_id);
+    const kept: string[] = [];
+    for (let offset = 0; ; ) {
+      const page = await client.ok(`${deploymentPath}/revisions?limit=100&offset=${offset}`);
+      kept.push(...page.resources.map((r: any) => r.id));
+      offset = page.offset;
+      if (page.resources.length < 100) break;
+    }
+    expect(kept).toHaveLength(MAX_REVISIONS_KEPT);
+    expect(kept).toContain(active_revision_id);
+    expect(kept[0]).toBe(created.at(-1));
+    // What was dropped: the oldest, and not the active one.
+    const dropped = [...seeded, ...created].filter((id) => !kept.includes(id));
+    expect(dropped).not.toContain(active_revision_id);
+    expect(dropped).toContain(created[0]);
+    expect((await client.get(`${deploymentPath}/revisions/${created[0]}`)).status).toBe(404);
   });
 });
