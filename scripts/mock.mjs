@@ -5,12 +5,11 @@
 //   PORT (default 4010), HOST (default 127.0.0.1), --verbose / -v or LOG_LEVEL=info|debug for logs,
 //   --allowed-host NAME and --cors-origin ORIGIN (repeatable; or MOCK_ALLOWED_HOSTS and
 //   MOCK_CORS_ORIGINS, comma-separated).
-import { execFileSync } from "node:child_process";
-import { existsSync, statSync, readdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { compileIfStale } from "./compile-if-stale.mjs";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DOCUMENT = fileURLToPath(new URL("../generated/openapi.yaml", import.meta.url));
 const USAGE = `usage: npm start [-- options]
   --verbose, -v           log every request, Prism's routing and each violation
@@ -43,8 +42,12 @@ if (flags.help) {
   process.exit(0);
 }
 
-ensureCompiled();
-// Compiled from src/local-server/ by ensureCompiled, so imported only now.
+// The front uses src/local-server/ through dist/: a fresh clone or an edited src/ compiles first.
+// tsc writes dist/ even when it reports type errors elsewhere in src/; the mock needs only its part.
+if (!compileIfStale() && !existsSync(fileURLToPath(new URL("../dist/local-server/policy.js", import.meta.url)))) {
+  fail("cannot compile src/ to dist/; run npm run build:ts to see why");
+}
+// Compiled just now when stale, so imported only now.
 const { parseAllowedHost, parseCorsOrigin } = await import("../dist/local-server/policy.js");
 const { startMock } = await import("./mock-front.mjs");
 
@@ -80,30 +83,6 @@ function listOption(flag, values, envName, parse) {
       fail(`${source}: ${error.message}`);
     }
   });
-}
-
-/**
- * The front uses the local-server rules compiled from src/ into dist/. A fresh clone has no dist/,
- * and an edited src/local-server/ makes it stale: compile then (a few seconds, once).
- */
-function ensureCompiled() {
-  const sources = ["local-server", "openapi"].flatMap((dir) =>
-    readdirSync(`${ROOT}src/${dir}`)
-      .filter((f) => f.endsWith(".ts"))
-      .map((f) => `${dir}/${f.slice(0, -3)}`),
-  );
-  const stale = [...sources, "problems"].some((name) => {
-    const out = `${ROOT}dist/${name}.js`;
-    return !existsSync(out) || statSync(out).mtimeMs < statSync(`${ROOT}src/${name}.ts`).mtimeMs;
-  });
-  if (!stale) return;
-  console.log("mock: compiling src/ to dist/ (npm run build:ts) ...");
-  try {
-    execFileSync(process.execPath, [`${ROOT}node_modules/typescript/bin/tsc`, "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
-  } catch {
-    // tsc writes dist/ even when it reports type errors elsewhere in src/; the mock needs only its part.
-    if (!existsSync(`${ROOT}dist/local-server/policy.js`)) fail("cannot compile src/ to dist/; run npm run build:ts to see why");
-  }
 }
 
 let stopping = false;
