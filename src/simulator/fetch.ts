@@ -2,7 +2,7 @@
 // answers from the core in-process, with no port and no network.
 import { readBodyWithin } from "../local-server/body.js";
 import type { Handler, SimRequest } from "./handler.js";
-import { replyText, type Reply } from "./reply.js";
+import { replyBody, type Reply } from "./reply.js";
 
 export type FetchFunction = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
 
@@ -29,10 +29,11 @@ export function toSimRequest(request: Request): SimRequest {
 
 export function toResponse(reply: Reply, method: string): Response {
   const headers: Record<string, string> = { ...reply.headers };
-  const text = replyText(reply);
-  if (text.length > 0) headers["content-type"] = reply.contentType ?? "application/json";
-  const noBody = method === "HEAD" || reply.status === 204 || text.length === 0;
-  return new Response(noBody ? null : text, { status: reply.status, headers });
+  const body = replyBody(reply);
+  if (body.length > 0) headers["content-type"] = reply.contentType ?? "application/json";
+  const noBody = method === "HEAD" || reply.status === 204 || body.length === 0;
+  // The bytes are the encoder's own (an ArrayBuffer, never a SharedArrayBuffer).
+  return new Response(noBody ? null : (body as BodyInit), { status: reply.status, headers });
 }
 
 /** A fetch function over a handler; `whenReady` is awaited first while the simulator is still loading. */

@@ -9,7 +9,8 @@ const MAX_PAGES = 1000;
 
 export class Renderer {
   private deployments = new Map<string, { version: number; text: string }>();
-  private pages = new Map<string, { version: number; text: string }>();
+  private pages = new Map<string, { version: number; bytes: Uint8Array }>();
+  private encoder = new TextEncoder();
 
   constructor(private readonly store: Store) {}
 
@@ -25,15 +26,15 @@ export class Renderer {
     return text;
   }
 
-  /** The JSON answer of a deployment list, built once per query while no deployment changes. */
-  deploymentPageJson(key: string, build: () => string): string {
+  /** The JSON answer of a deployment list as UTF-8, built once per query while no deployment changes (clients poll lists). */
+  deploymentPageJson(key: string, build: () => string): Uint8Array {
     const version = this.store.version;
     const hit = this.pages.get(key);
-    if (hit && hit.version === version) return hit.text;
+    if (hit && hit.version === version) return hit.bytes;
     if (this.pages.size >= MAX_PAGES) this.pages.clear();
-    const text = build();
-    this.pages.set(key, { version, text });
-    return text;
+    const bytes = this.encoder.encode(build());
+    this.pages.set(key, { version, bytes });
+    return bytes;
   }
 
   clear(): void {

@@ -6,8 +6,8 @@ import type { FieldError } from "./validate.js";
 
 export interface Reply {
   status: number;
-  /** Serialized JSON, when the answer is cached (deployments and list pages). */
-  text?: string;
+  /** Serialized JSON, when the answer is cached: text (deployments) or UTF-8 bytes (list pages, sent as they are). */
+  text?: string | Uint8Array;
   body?: unknown;
   contentType?: string;
   headers?: Record<string, string>;
@@ -19,7 +19,7 @@ export function ok(body: unknown): Reply {
   return { status: 200, body };
 }
 
-export function okText(text: string): Reply {
+export function okText(text: string | Uint8Array): Reply {
   return { status: 200, text };
 }
 
@@ -32,7 +32,7 @@ export function isReply(value: unknown): value is Reply {
   return typeof (value as Reply | undefined)?.status === "number";
 }
 
-/** The answer's bytes as text (empty for no body). */
-export function replyText(reply: Reply): string {
+/** The answer's body as text or UTF-8 bytes (empty for no body). */
+export function replyBody(reply: Reply): string | Uint8Array {
   return reply.text ?? (reply.body === undefined ? "" : JSON.stringify(reply.body));
 }

@@ -13,7 +13,7 @@ import {
   type LocalServerPolicy,
 } from "../../local-server/policy.js";
 import type { Handler, SimRequest } from "../handler.js";
-import { problem, replyText, type Reply } from "../reply.js";
+import { problem, replyBody, type Reply } from "../reply.js";
 import { MAX_BODY_BYTES } from "../request-bounds.js";
 
 export interface NodeServerOptions {
@@ -86,11 +86,13 @@ function pathOf(req: IncomingMessage): string {
   return q < 0 ? url : url.slice(0, q);
 }
 
+/** Sends the reply; `extraHeaders` (a fresh object per request) is filled in and used as the headers. */
 function send(res: ServerResponse, reply: Reply, extraHeaders: Record<string, string>): void {
-  const text = replyText(reply);
-  const headers: Record<string, string | number> = { ...extraHeaders, "content-length": Buffer.byteLength(text) };
-  if (text.length > 0) headers["content-type"] = reply.contentType ?? "application/json";
+  const body = replyBody(reply);
+  const headers: Record<string, string | number> = extraHeaders;
+  headers["content-length"] = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+  if (body.length > 0) headers["content-type"] = reply.contentType ?? "application/json";
   if (reply.headers) Object.assign(headers, reply.headers);
   res.writeHead(reply.status, headers);
-  res.end(text);
+  res.end(body);
 }
