@@ -5,7 +5,7 @@ import { unwrap } from "../../errors.js";
 import { clientFor, CONNECTION_OPTIONS, readConnection } from "../connection.js";
 import { buildDeployPatch, createsRevision, DEPLOY_PATCH_OPTIONS, readSecrets } from "../deploy-patch.js";
 import { EXIT } from "../exit-codes.js";
-import { failedOutcome, finish, followRevision, type RevisionRun } from "../follow.js";
+import { elapsedMs, failedOutcome, finish, followRevision, type RevisionRun } from "../follow.js";
 import { watchInterrupt } from "../interrupt.js";
 import { Output, type Io } from "../output.js";
 import { parseCommandLine, parseDuration, UsageError } from "../usage.js";
@@ -77,7 +77,7 @@ export async function run(args: string[], io: Io): Promise<number> {
 }
 
 function reportCreated(run: RevisionRun, revisionId: string): void {
-  const elapsed = Math.round(performance.now() - run.startedAt);
+  const elapsed = elapsedMs(run);
   if (run.output.json) {
     run.output.event({ event: "revision_created", deployment_id: run.deploymentId, revision_id: revisionId, elapsed_ms: elapsed });
   } else {
