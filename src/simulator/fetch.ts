@@ -2,7 +2,7 @@
 // answers from the core in-process, with no port and no network.
 import { readBodyWithin } from "../local-server/body.js";
 import type { Handler, SimRequest } from "./handler.js";
-import { replyBody, type Reply } from "./reply.js";
+import { problem, replyBody, type Reply } from "./reply.js";
 
 export type FetchFunction = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
 
@@ -42,7 +42,13 @@ export function fetchOver(handle: Handler, isReady: () => boolean, whenReady: Pr
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
     if (!isReady()) await whenReady;
     const sim = toSimRequest(request);
-    const reply = await handle(sim);
+    let reply: Reply;
+    try {
+      reply = await handle(sim);
+    } catch {
+      // A fault of the simulator is an answer, as over HTTP, not a network error.
+      reply = problem("internal", "The simulator failed to handle the request.", sim.target.split("?")[0]!);
+    }
     return toResponse(reply, request.method);
   };
 }
