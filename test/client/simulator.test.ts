@@ -16,7 +16,7 @@ import {
   unwrap,
   waitForRevision,
 } from "../../src/index.js";
-import { type RunningSimulator, SEED_IDS, startSimulator } from "../../src/simulator/index.js";
+import { createSimulator, type RunningSimulator, SEED_IDS, startSimulator } from "../../src/simulator/index.js";
 
 // A fast simulator (a revision state every 50 ms) and a slow one (revisions stand still) for the timeout cases.
 let fast: RunningSimulator;
@@ -192,5 +192,23 @@ describe("paginate against the simulator", () => {
     const ids: string[] = [];
     for await (const l of paginate(client, "/v2/listeners", { query: { limit: 1 } })) ids.push(l.id!);
     expect(ids).toContain(SEED_IDS.listener_id);
+  });
+});
+
+describe("the client on an in-process simulator (createSimulator().fetch, no port)", () => {
+  it("deployRevision follows a revision the simulator's own clock moves, and sees a failure set by failNext", async () => {
+    let now = Date.parse("2030-01-01T00:00:00Z");
+    const sim = createSimulator({ stepSeconds: 1, now: () => now });
+    const inProcess = createDeploymentsClient({ baseUrl: "https://api.example.test", apiKey: "k", fetch: sim.fetch });
+    // Each poll moves the simulated clock one step: no real time passes.
+    const poll = { intervalMs: 1, timeoutMs: 5_000, onStatus: () => (now += 1_000) };
+    const deployed = await deployRevision(inProcess, deploymentId, { source_revision_config: { repo_ref: "in-process" } }, poll);
+    expect(deployed.revision.status).toBe("DEPLOYED");
+    await sim.failNext(deploymentId, "DEPLOY_FAILED");
+    const failed = await deployRevision(inProcess, deploymentId, { secrets: [] }, poll);
+    expect(failed.revision.status).toBe("DEPLOY_FAILED");
+    expect(unwrap(await inProcess.GET("/v2/deployments/{deployment_id}", { params: { path: { deployment_id: deploymentId } } })).active_revision_id).toBe(
+      deployed.revision.id,
+    );
   });
 });
