@@ -45,9 +45,8 @@ export function compileIfStale() {
   return clean;
 }
 
+// Run as a script (the `prepare` step of npm install): type errors are reported, but tsc still
+// wrote dist/, so the install goes on; `npm run typecheck` and the tests fail on them instead.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  if (!compileIfStale()) {
-    process.stderr.write("tsc reported errors (above).\n");
-    process.exit(1);
-  }
+  if (!compileIfStale()) process.stderr.write("tsc reported errors (above); dist/ was written all the same.\n");
 }
