@@ -25,10 +25,8 @@ import { PROBLEM_TYPES, problemDetails } from "../dist/problems.js";
 // schemas at random (about 4 tries in 10 on a deployment); after this many tries the example is sent.
 const DYNAMIC_TRIES = 3;
 const WILDCARD_HOSTS = new Set(["0.0.0.0", "::", "[::]"]);
-// How long, and for how many more bytes, a refused upload is read and dropped before its
-// connection is closed (see lingerThenClose).
+// How long the connection of a refused upload stays open, unread, after the 413 (see sendThenClose).
 const LINGER_MS = 1000;
-const LINGER_MAX_BYTES = 8 * 1024 * 1024;
 // Headers that belong to one connection, not to the answer relayed from Prism.
 const HOP_BY_HOP = ["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection"];
 
@@ -100,16 +98,16 @@ async function handle(req, res, { upstream, agent, policy, bounds }) {
   if (isCrossSiteWrite(method, req.headers, policy)) {
     return send(res, problemDetails("forbidden", `A page on ${String(origin ?? "another site").slice(0, 100)} may not send ${method} requests to this mock (add its origin with --cors-origin).`, path), cors);
   }
+  if (!path.startsWith("/")) {
+    return send(res, problemDetails("bad-request", "The request target must be a path (/v2/...), not a full URL or *.", path.slice(0, 200)), cors);
+  }
   if (hasMalformedEscape(path)) {
     return send(res, problemDetails("bad-request", "The request path has a % that does not start a valid UTF-8 escape.", path), cors);
   }
 
   let body = Buffer.alloc(0);
   if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) {
-    const tooLarge = () => {
-      lingerThenClose(req, res);
-      return send(res, problemDetails("content-too-large", tooLargeDetail(bounds.maxBodyBytes), path), cors);
-    };
+    const tooLarge = () => sendThenClose(req, res, problemDetails("content-too-large", tooLargeDetail(bounds.maxBodyBytes), path), cors);
     if (declaresTooLarge(req.headers["content-length"], bounds.maxBodyBytes)) return tooLarge();
     const read = await readBodyWithin(req, bounds.maxBodyBytes);
     if (!read.ok) return tooLarge();
@@ -169,7 +167,9 @@ function forward(req, body, upstream, agent, requestHeaders) {
     // The body was read whole: send it with a length, whatever framing the client used.
     delete headers["content-length"];
     if (body.length > 0 || req.headers["content-length"] !== undefined) headers["content-length"] = String(body.length);
-    const outgoing = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent }, (incoming) => {
+    // The document has no HEAD operations; like the simulator, the mock answers HEAD as GET (without the body).
+    const method = req.method === "HEAD" ? "GET" : req.method;
+    const outgoing = http.request({ host: upstream.hostname, port: upstream.port, method, path: req.url, headers, agent }, (incoming) => {
       const chunks = [];
       incoming.on("data", (chunk) => chunks.push(chunk));
       incoming.on("end", () => {
@@ -208,24 +208,20 @@ function withTenantError(problem, answer, tenantError, path) {
 }
 
 /**
- * After an early answer to a request whose body was not read (413), the connection must not close
- * at once: the client is still sending, and closing a socket with unread data resets it, which can
- * destroy the answer before the client reads it. So the rest of the body is read and dropped (Node
- * does that once the answer is sent; nothing is kept) for a short while, then the connection is
- * closed: a client that saw the answer has stopped sending by then.
+ * Answers a request whose body was not read (413), then closes its connection. Closing at once
+ * would reset a connection the client is still sending on, which can destroy the answer before
+ * the client reads it. So the answer is written whole (its Content-Length tells the client it is
+ * complete, `Connection: close` not to send more on it) and the connection stays open a moment,
+ * unread: TCP holds the client's upload back while it reads the answer. Then it is closed.
  */
-function lingerThenClose(req, res) {
-  res.once("finish", () => {
-    let dropped = 0;
-    const close = () => req.socket?.destroy();
-    const timer = setTimeout(close, LINGER_MS);
-    timer.unref();
-    req.on("data", (chunk) => {
-      dropped += chunk.length;
-      if (dropped > LINGER_MAX_BYTES) close();
-    });
-    req.socket?.once("close", () => clearTimeout(timer));
-  });
+function sendThenClose(req, res, problem, headers) {
+  const text = JSON.stringify(problem);
+  res.writeHead(problem.status, { ...headers, "content-type": "application/problem+json", "content-length": String(Buffer.byteLength(text)), connection: "close" });
+  res.write(text);
+  const timer = setTimeout(() => res.end(), LINGER_MS);
+  timer.unref();
+  req.socket?.once("close", () => clearTimeout(timer));
+  return problem.status;
 }
 
 /** Sends problem details; resolves to the status. */

@@ -14,11 +14,16 @@ const MiB = 1024 * 1024;
  * Streams `total` bytes of JSON-looking filler as the body, with a Content-Length or chunked, and
  * stops sending once an answer arrives. Resolves to the answer and the bytes sent by then.
  */
-function upload(baseUrl: string, total: number, framing: "length" | "chunked"): Promise<{ status: number; body: any; headers: http.IncomingHttpHeaders; sentWhenAnswered: number }> {
+function upload(
+  baseUrl: string,
+  total: number,
+  framing: "length" | "chunked",
+  agent?: http.Agent,
+): Promise<{ status: number; body: any; headers: http.IncomingHttpHeaders; sentWhenAnswered: number }> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...json, ...(framing === "length" ? { "content-length": String(total) } : {}) };
-    const req = http.request({ host: url.hostname, port: url.port, method: "PATCH", path: DEPLOYMENT, headers });
+    const req = http.request({ host: url.hostname, port: url.port, method: "PATCH", path: DEPLOYMENT, headers, ...(agent ? { agent } : {}) });
     let sent = 0;
     let answered = false;
     req.on("response", (res) => {
@@ -87,6 +92,27 @@ describe("body size", () => {
       `mock memory, 100 MB chunked body: peak ${before.peakMiB.toFixed(0)} -> ${after.peakMiB.toFixed(0)} MiB, rss ${after.rssMiB.toFixed(0)} MiB; answered after ${(answer.sentWhenAnswered / MiB).toFixed(1)} MiB sent`,
     );
     expect(after.peakMiB - before.peakMiB).toBeLessThan(32);
+  });
+
+  it("tells a keep-alive client not to reuse the connection, so its next request is answered", async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const answer = await upload(mock.baseUrl, 20 * MiB, i % 2 === 0 ? "length" : "chunked", agent);
+        expect(answer.status).toBe(413);
+        expect(answer.headers.connection).toBe("close");
+        const next = await new Promise<number>((resolve, reject) => {
+          const url = new URL(mock.baseUrl);
+          http.get({ host: url.hostname, port: url.port, path: "/v2/listeners", headers: KEY, agent }, (res) => {
+            res.resume();
+            res.on("end", () => resolve(res.statusCode ?? 0));
+          }).on("error", reject);
+        });
+        expect(next).toBe(200);
+      }
+    } finally {
+      agent.destroy();
+    }
   });
 
   it("takes a body just under the bound, and still answers after the refusals", async () => {

@@ -117,6 +117,24 @@ describe("writes from other sites", () => {
   });
 });
 
+describe("request targets", () => {
+  it("answers HEAD like GET without the body, as the simulator does", async () => {
+    const head = await raw(mock.baseUrl, { method: "HEAD", path: "/v2/listeners", headers: KEY });
+    const get = await raw(mock.baseUrl, { path: "/v2/listeners", headers: KEY });
+    expect(head.status).toBe(200);
+    expect(head.text).toBe("");
+    expect(head.headers["content-length"]).toBe(get.headers["content-length"]);
+  });
+
+  it("refuses a full URL or * as the request target (400), so the Host check cannot be sidestepped", async () => {
+    for (const path of ["http://evil.example/v2/listeners", "*"]) {
+      const answer = await raw(mock.baseUrl, { method: path === "*" ? "OPTIONS" : "GET", path, headers: KEY });
+      expect(answer.status, path).toBe(400);
+      expect(answer.json().type).toBe(PROBLEM_TYPES["bad-request"].type);
+    }
+  });
+});
+
 describe("requests that took the mock down", () => {
   it("answers a path with a broken %-escape with 400 and keeps serving (it kills bare Prism's process)", async () => {
     for (const path of ["/v2/deployments/%E0%A4%A", "/v2/deployments/%", "/v2/listeners/%ZZ"]) {
