@@ -12,8 +12,8 @@ import type { paths } from "../generated/schema.js";
 import { rememberRequest } from "./errors.js";
 import { readSuccessData } from "./json-body.js";
 import { checkDelay, checkFunction, checkHttpUrl, checkNonEmptyString, checkWholeNumber } from "./option-checks.js";
-import { DEFAULT_RETRY, type FetchFunction, type RetryOptions, withRetry } from "./retry.js";
-import { DEFAULT_TIMEOUT_MS, withTimeout } from "./timeout.js";
+import { DEFAULT_RETRY, type FetchFunction, type RetryOptions, withRetries } from "./retry.js";
+import { DEFAULT_TIMEOUT_MS, RequestTimeoutError, withDeadline } from "./timeout.js";
 
 type Method = "get" | "patch";
 type MediaType = `${string}/${string}`;
@@ -86,16 +86,30 @@ function checkOptions(options: DeploymentsClientOptions) {
 }
 
 type Result = { data?: unknown; error?: unknown; response: Response };
-type UntypedCall = (path: string, init?: object) => Promise<Result>;
+type CallInit = { params?: { path?: Record<string, unknown> }; signal?: AbortSignal | null };
+type UntypedCall = (path: string, init?: CallInit) => Promise<Result>;
+type Settings = ReturnType<typeof checkOptions> & { fetchOnce: FetchFunction };
+
+/** The request path with its path parameters filled in, for messages: `/v2/deployments/6b0d…`. */
+function filledPath(path: string, init: CallInit): string {
+  const values = init.params?.path ?? {};
+  return path.replace(/\{([^}]+)\}/g, (whole, name: string) => (name in values ? encodeURIComponent(String(values[name])) : whole));
+}
 
 /**
- * GET or PATCH with the success body parsed here rather than by openapi-fetch, which throws a bare
- * SyntaxError for invalid JSON and returns `undefined` as data for an empty body. Such a response
- * rejects with an ApiError: it is not an answer a caller can branch on, as a network failure is not.
+ * GET or PATCH, each attempt under the deadline, GET retried, and the success body parsed here
+ * rather than by openapi-fetch, which throws a bare SyntaxError for invalid JSON and returns
+ * `undefined` as data for an empty body. Such a response rejects with an ApiError: it is not an
+ * answer a caller can branch on, as a network failure is not.
  */
-function readingJson(call: UntypedCall): UntypedCall {
-  return async (path, init) => {
-    const result = await call(path, { ...init, parseAs: "text" });
+function jsonMethod(call: UntypedCall, method: "GET" | "PATCH", settings: Settings): UntypedCall {
+  const retry = method === "GET" ? settings.retry : { ...settings.retry, retries: 0 };
+  return async (path, init = {}) => {
+    const signal = init.signal ?? undefined;
+    const timeoutError = () => new RequestTimeoutError(method, filledPath(path, init), settings.timeoutMs);
+    const attempt = (send: FetchFunction) =>
+      withDeadline((deadline) => call(path, { ...init, parseAs: "text", signal: deadline, fetch: send } as CallInit), settings.timeoutMs, signal, timeoutError);
+    const result = await withRetries(settings.fetchOnce, attempt, retry, signal);
     if (!result.response.ok) return result;
     return { data: readSuccessData(result.response, result.data), response: result.response };
   };
@@ -107,13 +121,14 @@ function readingJson(call: UntypedCall): UntypedCall {
  * finite and >= 0, `timeoutMs` not > 0).
  */
 export function createDeploymentsClient(options: DeploymentsClientOptions): DeploymentsClient {
-  const { baseUrl, apiKey, timeoutMs, retry } = checkOptions(options);
+  const checked = checkOptions(options);
+  const { baseUrl, apiKey } = checked;
   const { tenantId } = options;
   const fetchOnce: FetchFunction = options.fetch ?? ((request) => globalThis.fetch(request));
   const client = createClient<paths>({
     baseUrl,
     headers: options.headers,
-    fetch: withRetry(withTimeout(fetchOnce, timeoutMs), retry),
+    fetch: fetchOnce,
     // The document encodes array query parameters (tag_value_ids, deployment_ids, revision status)
     // comma-separated (style form, explode false); openapi-fetch repeats the key by default.
     querySerializer: { array: { style: "form", explode: false } },
@@ -130,8 +145,9 @@ export function createDeploymentsClient(options: DeploymentsClientOptions): Depl
       return undefined;
     },
   });
-  const GET = readingJson(client.GET as unknown as UntypedCall);
-  const PATCH = readingJson(client.PATCH as unknown as UntypedCall);
+  const settings = { ...checked, fetchOnce };
+  const GET = jsonMethod(client.GET as unknown as UntypedCall, "GET", settings);
+  const PATCH = jsonMethod(client.PATCH as unknown as UntypedCall, "PATCH", settings);
   // The same functions, with the stricter signatures above.
   return { ...client, GET, PATCH } as unknown as DeploymentsClient;
 }

@@ -1,7 +1,6 @@
-// Retries of safe requests (GET, HEAD) on 429, 502, 503 and 504 and on failed attempts (fetch
-// rejecting: a dropped connection, a body cut short, an attempt timed out), as a fetch wrapper under openapi-fetch:
-// it sees the final Request (headers set by middleware included) and returns the last Response.
-// PATCH and every other method go through once: a PATCH that creates a revision is not idempotent.
+// Retries of a call: GET is sent again when it is answered 429, 502, 503 or 504, or when an attempt
+// fails on the way (fetch rejecting: a dropped connection, a body cut short, the attempt's deadline).
+// The caller says which calls may be retried: a PATCH that creates a revision is not idempotent.
 import { sleep } from "./sleep.js";
 
 export interface RetryOptions {
@@ -19,7 +18,6 @@ export interface RetryOptions {
 export const DEFAULT_RETRY: Readonly<RetryOptions> = Object.freeze({ retries: 3, minDelayMs: 250, maxDelayMs: 10_000 });
 
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
-const RETRY_METHODS = new Set(["GET", "HEAD"]);
 
 export type FetchFunction = (request: Request) => Promise<Response>;
 
@@ -43,28 +41,36 @@ function backoff(attempt: number, options: RetryOptions): number {
   return ceiling / 2 + Math.random() * (ceiling / 2);
 }
 
-export function withRetry(fetchOnce: FetchFunction, options: RetryOptions): FetchFunction {
-  if (options.retries <= 0) return fetchOnce;
-  return async (request) => {
-    if (!RETRY_METHODS.has(request.method)) return fetchOnce(request);
-    for (let attempt = 0; ; attempt++) {
-      // A body-less Request can be sent again as it is.
-      let response: Response;
-      try {
-        response = await fetchOnce(request);
-      } catch (error) {
-        // The caller's abort stays an abort; any other rejection (the network, the attempt's deadline) is worth another try.
-        if (request.signal.aborted || attempt >= options.retries) throw error;
-        await sleep(backoff(attempt, options), request.signal);
-        continue;
-      }
-      if (!RETRY_STATUSES.has(response.status) || attempt >= options.retries) return response;
-      const retryAfter = parseRetryAfter(response.headers.get("Retry-After"));
-      if (retryAfter !== undefined && retryAfter > options.maxDelayMs) return response;
-      const delay = retryAfter ?? backoff(attempt, options);
-      // Release the connection of the response we drop.
-      await response.body?.cancel().catch(() => undefined);
-      await sleep(delay, request.signal);
+/**
+ * Runs `attempt` until its response is not worth retrying or `retries` are used up, and returns the
+ * last result; rethrows the last failure. `attempt` sends its request with the `send` it is given,
+ * so that a failure before anything was sent (a bad header value, say) is thrown at once.
+ */
+export async function withRetries<R extends { response: Response }>(
+  fetchOnce: FetchFunction,
+  attempt: (send: FetchFunction) => Promise<R>,
+  options: RetryOptions,
+  signal?: AbortSignal,
+): Promise<R> {
+  for (let count = 0; ; count++) {
+    let sent = false;
+    const send: FetchFunction = (request) => {
+      sent = true;
+      return fetchOnce(request);
+    };
+    let result: R;
+    try {
+      result = await attempt(send);
+    } catch (error) {
+      // The caller's abort stays an abort; a request that went out and failed is worth another try.
+      if (!sent || signal?.aborted || count >= options.retries) throw error;
+      await sleep(backoff(count, options), signal);
+      continue;
     }
-  };
+    const { response } = result;
+    if (!RETRY_STATUSES.has(response.status) || count >= options.retries) return result;
+    const retryAfter = parseRetryAfter(response.headers.get("Retry-After"));
+    if (retryAfter !== undefined && retryAfter > options.maxDelayMs) return result;
+    await sleep(retryAfter ?? backoff(count, options), signal);
+  }
 }

@@ -1,8 +1,6 @@
-// One attempt of a request with a deadline, as a fetch wrapper under the retries: the attempt ends
-// when the whole body has arrived, so a server that sends its headers and then stalls, or drops the
-// connection mid-body, fails this attempt (and a GET is sent again) instead of hanging the caller.
-import { pathOf } from "./errors.js";
-import type { FetchFunction } from "./retry.js";
+// One attempt of a call with a deadline: the attempt ends when the whole body has been read, so a
+// server that never answers, or sends its headers and then stalls, fails the attempt (and a GET is
+// sent again) instead of hanging the caller.
 
 /** How long one attempt may take by default, from sending the request to the last byte of the body. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -19,38 +17,34 @@ export class RequestTimeoutError extends Error {
   }
 }
 
-// The requests of the attempts in flight. Node's fetch (undici) links the signal given to a Request
-// to the fetch only through that Request object, weakly: once fetch has copied it, the Request can
-// be garbage collected and an abort (the deadline, or the caller's) then never reaches the fetch.
-const inFlight = new Set<Request>();
-
-export function withTimeout(fetchOnce: FetchFunction, timeoutMs: number): FetchFunction {
-  return async (request) => {
-    // One signal for the caller's abort and this attempt's deadline. Not AbortSignal.any: Node 20
-    // can collect the signal it returns while a fetch still depends on it, and the deadline never fires.
-    const attempt = new AbortController();
-    const onCallerAbort = () => attempt.abort(request.signal.reason);
-    if (request.signal.aborted) onCallerAbort();
-    request.signal.addEventListener("abort", onCallerAbort, { once: true });
-    const timer = setTimeout(
-      () => attempt.abort(new RequestTimeoutError(request.method, pathOf(request.url), timeoutMs)),
-      timeoutMs,
-    );
-    const sent = new Request(request, { signal: attempt.signal });
-    inFlight.add(sent);
-    try {
-      const response = await fetchOnce(sent);
-      // Reading a copy buffers the body of the response itself, which keeps its url and headers.
-      await response.clone().arrayBuffer();
-      return response;
-    } catch (error) {
-      // Report why the attempt stopped (the caller's reason, or the deadline), whatever error the
-      // fetch in use made of the abort.
-      throw attempt.signal.aborted ? attempt.signal.reason : error;
-    } finally {
+/**
+ * Runs `run` with a signal that aborts at the deadline or when the caller's signal does, and
+ * settles at that moment with the reason (a RequestTimeoutError, or the caller's reason). It does
+ * not wait for the fetch to notice the abort: Node's fetch links a Request's signal to the fetch
+ * through objects it may garbage-collect first, and then the abort never arrives.
+ */
+export function withDeadline<T>(
+  run: (signal: AbortSignal) => Promise<T>,
+  timeoutMs: number,
+  callerSignal: AbortSignal | undefined,
+  timeoutError: () => Error,
+): Promise<T> {
+  const attempt = new AbortController();
+  return new Promise<T>((resolve, reject) => {
+    const stop = (reason: unknown) => {
       clearTimeout(timer);
-      inFlight.delete(sent);
-      request.signal.removeEventListener("abort", onCallerAbort);
-    }
-  };
+      attempt.abort(reason);
+      reject(reason);
+    };
+    const onCallerAbort = () => stop(callerSignal?.reason);
+    const timer = setTimeout(() => stop(timeoutError()), timeoutMs);
+    if (callerSignal?.aborted) return onCallerAbort();
+    callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
+    run(attempt.signal)
+      .then(resolve, (error: unknown) => reject(attempt.signal.aborted ? attempt.signal.reason : error))
+      .finally(() => {
+        clearTimeout(timer);
+        callerSignal?.removeEventListener("abort", onCallerAbort);
+      });
+  });
 }

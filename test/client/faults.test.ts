@@ -65,19 +65,27 @@ describe("a server that never answers", () => {
     expect(server.requests.length).toBeLessThanOrEqual(3);
   });
 
-  it("the deadline still fires after a garbage collection during the attempt", async () => {
-    // Node's fetch holds the link from a Request's signal to the fetch weakly: a collected link
-    // would leave the request hanging until the server closed the connection.
-    setFlagsFromString("--expose-gc");
-    const gc = runInNewContext("gc") as () => void;
-    const server = await serve(never);
-    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", timeoutMs: 300, retry: { retries: 0 } });
-    const pending = rejection(client.GET("/v2/listeners"));
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    gc();
-    gc();
-    expect(await pending).toBeInstanceOf(RequestTimeoutError);
-  }, 5_000);
+  // Node's fetch links a Request's signal to the fetch through objects it may collect first: after a
+  // garbage collection the abort would never arrive, and the call would hang until the server closed.
+  for (const [when, handler] of [
+    ["before the headers", never],
+    ["in the middle of the body", ((_req, res) => {
+      res.writeHead(200, { "Content-Type": "application/json", "Content-Length": 100 });
+      res.write('{"resources": [');
+    }) as Handler],
+  ] as const) {
+    it(`the deadline still fires after a garbage collection ${when}`, async () => {
+      setFlagsFromString("--expose-gc");
+      const gc = runInNewContext("gc") as () => void;
+      const server = await serve(handler);
+      const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", timeoutMs: 300, retry: { retries: 0 } });
+      const pending = rejection(client.GET("/v2/listeners"));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      gc();
+      gc();
+      expect(await pending).toBeInstanceOf(RequestTimeoutError);
+    }, 5_000);
+  }
 
   it("a PATCH times out once and is not sent again", async () => {
     const server = await serve(never);
