@@ -519,6 +519,42 @@ describe("journal: compaction", () => {
   });
 });
 
+describe("journal: the edges of the interface", () => {
+  it("an append with no changes writes nothing and still loads", async () => {
+    const file = newFile();
+    const { core, persistence } = await open(file);
+    const onDisk = readFileSync(journalPath(file));
+    await core.write([]);
+    expect(readFileSync(journalPath(file))).toEqual(onDisk);
+    await persistence.close();
+    expect((await reload(file)).state).toEqual(core.state);
+  });
+
+  it("an append before load() is refused, so it cannot write over a journal not read yet", async () => {
+    const file = newFile();
+    const persistence = createStateFilePersistence(file);
+    expect((await rejection(persistence.append(put("a", "a")))).message).toMatch(/not loaded yet/);
+    expect(existsSync(journalPath(file))).toBe(false);
+  });
+
+  it("a state getter that throws during a fold is reported, and writes go on", async () => {
+    const file = newFile();
+    const warnings: string[] = [];
+    const persistence = createStateFilePersistence(file, { compactBytes: 500, warn: (line) => warnings.push(line) });
+    await persistence.load();
+    persistence.attach(() => {
+      throw new Error("no state here");
+    });
+    for (let i = 0; i < 5; i++) await persistence.append(put(`d${i}`, "u", 300));
+    await persistence.close();
+    expect(warnings.join("\n")).toMatch(/could not fold the journal into the snapshot \(no state here\)/);
+  });
+
+  it("compactBytes must be a positive number", () => {
+    expect(() => createStateFilePersistence(newFile(), { compactBytes: Number.NaN })).toThrow(/compactBytes must be a number > 0/);
+  });
+});
+
 describe("journal on a real full disk (a 64 KiB tmpfs)", () => {
   const mountPoint = join(work, "tiny");
   let mounted = false;

@@ -104,7 +104,7 @@ function readLine(line: Buffer): { value: unknown } | { damage: string } {
 }
 
 function changesProblem(value: unknown): string | undefined {
-  if (!Array.isArray(value) || value.length === 0) return "is not a list of changes";
+  if (!Array.isArray(value)) return "is not a list of changes";
   for (const change of value as Partial<StateChange & Record<string, any>>[]) {
     const ok =
       change !== null &&
@@ -204,6 +204,9 @@ interface Waiting {
 export function createStateFilePersistence(file: string, options: StateFileOptions = {}): Persistence {
   const fs = options.fs ?? nodeFs;
   const compactBytes = options.compactBytes ?? DEFAULT_COMPACT_BYTES;
+  if (typeof compactBytes !== "number" || !(compactBytes > 0)) {
+    throw new TypeError(`createStateFilePersistence: compactBytes must be a number > 0, not ${String(compactBytes)}.`);
+  }
   const warn = options.warn ?? ((line: string) => console.error(line));
   const journal = journalPath(file);
   const dir = dirname(file);
@@ -215,6 +218,8 @@ export function createStateFilePersistence(file: string, options: StateFileOptio
   let length = 0;
   /** Bytes past `length` left by a torn record or a failed write, cut away before the next write. */
   let dirtyTail = false;
+  /** The journal was created and its directory entry is not known to be on disk yet. */
+  let newJournal = false;
   /** Set when a failed write could not be undone: the journal may hold an unacknowledged record. */
   let broken: StorageError | undefined;
   let closed = false;
@@ -233,10 +238,14 @@ export function createStateFilePersistence(file: string, options: StateFileOptio
       } catch (error) {
         if (errorCode(error) !== "ENOENT") throw error;
         fd = await fs.open(journal, "wx");
-        // A new file exists for sure only once its directory entry is on disk.
-        await fs.syncDirectory(dir);
+        newJournal = true;
       }
       dirtyTail = true;
+    }
+    if (newJournal) {
+      // A new file exists for sure only once its directory entry is on disk.
+      await fs.syncDirectory(dir);
+      newJournal = false;
     }
     if (dirtyTail) {
       await fs.ftruncate(fd, length);
@@ -271,13 +280,13 @@ export function createStateFilePersistence(file: string, options: StateFileOptio
   }
 
   /**
-   * Folds the journal into a new snapshot of `state`, which must hold every record in the journal.
+   * Folds the journal into a new snapshot of the state, which must hold every record in the journal.
    * If this fails half-way nothing is lost: the journal's records are whole-object puts, so replaying
    * them over either the old or the new snapshot gives the same state.
    */
-  async function compact(state: State): Promise<void> {
+  async function compact(state: () => State): Promise<void> {
     try {
-      await writeSnapshot(state);
+      await writeSnapshot(state());
       const handle = await journalFd();
       await fs.ftruncate(handle, 0);
       length = 0;
@@ -335,15 +344,19 @@ export function createStateFilePersistence(file: string, options: StateFileOptio
   }
 
   async function afterBatch(): Promise<void> {
-    if (length >= compactAt && currentState && !broken) {
-      // The core applies a batch's changes in the continuations of its appends; one macrotask later
-      // they are all in the state, and appends queued meanwhile wait until the snapshot is written.
-      await new Promise((resolve) => setImmediate(resolve));
-      await compact(currentState());
+    try {
+      if (length >= compactAt && currentState && !broken) {
+        // The core applies a batch's changes in the continuations of its appends; one macrotask later
+        // they are all in the state, and appends queued meanwhile wait until the snapshot is written.
+        await new Promise((resolve) => setImmediate(resolve));
+        await compact(currentState);
+      }
+    } finally {
+      // compact() reports its own failures, so nothing here rejects and the queue always moves on.
+      running = undefined;
+      if (broken) for (const waiting of queue.splice(0)) waiting.reject(broken);
+      pump();
     }
-    running = undefined;
-    if (broken) for (const waiting of queue.splice(0)) waiting.reject(broken);
-    pump();
   }
 
   return {
@@ -388,12 +401,14 @@ export function createStateFilePersistence(file: string, options: StateFileOptio
         if (isTempOf(file, entry)) await fs.unlink(join(dir, entry)).catch(() => {});
       }
       loaded = true;
-      if (state && journalBytes.length > 0) await compact(state);
+      const loadedState = state;
+      if (loadedState && journalBytes.length > 0) await compact(() => loadedState);
       return state;
     },
 
     append(changes) {
       if (broken) return Promise.reject(broken);
+      if (changes.length === 0) return Promise.resolve();
       if (closed || !loaded) {
         return Promise.reject(new StorageError(`The state file ${file} is ${closed ? "closed" : "not loaded yet"}`, undefined, 500));
       }
