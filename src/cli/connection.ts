@@ -1,27 +1,32 @@
 // Where to send requests and with which key: flags first, then DMS_BASE_URL, DMS_API_KEY and DMS_TENANT_ID.
 import { createDeploymentsClient, type DeploymentsClient } from "../client.js";
-import { UsageError } from "./usage.js";
+import { DEFAULT_TIMEOUT_MS } from "../timeout.js";
+import { parseDuration, UsageError } from "./usage.js";
 
 /** The flags every command that calls the API accepts. */
 export const CONNECTION_OPTIONS = {
   "base-url": { type: "string" },
   "api-key": { type: "string" },
   "tenant-id": { type: "string" },
+  "request-timeout": { type: "string" },
 } as const;
 
 export interface Connection {
   baseUrl: string;
   apiKey: string;
   tenantId: string | undefined;
+  /** The longest one attempt of one request may take. */
+  requestTimeoutMs: number;
 }
 
 interface ConnectionFlags {
   "base-url"?: string | undefined;
   "api-key"?: string | undefined;
   "tenant-id"?: string | undefined;
+  "request-timeout"?: string | undefined;
 }
 
-function pick(flags: ConnectionFlags, env: NodeJS.ProcessEnv, flag: keyof ConnectionFlags, variable: string) {
+function pick(flags: ConnectionFlags, env: NodeJS.ProcessEnv, flag: "base-url" | "api-key" | "tenant-id", variable: string) {
   const fromFlag = flags[flag];
   if (fromFlag !== undefined) return { value: fromFlag.trim(), source: `--${flag}` };
   const fromEnv = env[variable];
@@ -44,13 +49,15 @@ export function readConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv): 
   const key = pick(flags, env, "api-key", "DMS_API_KEY");
   if (!key?.value) throw new UsageError("no API key: set DMS_API_KEY or pass --api-key");
   const tenant = pick(flags, env, "tenant-id", "DMS_TENANT_ID");
-  return { baseUrl: base.value.replace(/\/+$/, ""), apiKey: key.value, tenantId: tenant?.value || undefined };
+  const requestTimeoutMs = parseDuration("--request-timeout", flags["request-timeout"], DEFAULT_TIMEOUT_MS);
+  return { baseUrl: base.value.replace(/\/+$/, ""), apiKey: key.value, tenantId: tenant?.value || undefined, requestTimeoutMs };
 }
 
 export function clientFor(connection: Connection): DeploymentsClient {
   return createDeploymentsClient({
     baseUrl: connection.baseUrl,
     apiKey: connection.apiKey,
+    timeoutMs: connection.requestTimeoutMs,
     ...(connection.tenantId ? { tenantId: connection.tenantId } : {}),
   });
 }

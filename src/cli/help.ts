@@ -3,7 +3,8 @@
 const CONNECTION = `Connection (flags win over the environment):
   --base-url URL      the service root                       env DMS_BASE_URL
   --api-key KEY       sent as X-Api-Key                      env DMS_API_KEY (prefer it: flags show in process lists)
-  --tenant-id ID      sent as X-Tenant-Id (optional)         env DMS_TENANT_ID`;
+  --tenant-id ID      sent as X-Tenant-Id (optional)         env DMS_TENANT_ID
+  --request-timeout DURATION   the longest one request may take (default 30s); GETs are retried`;
 
 const WAIT_EXIT_CODES = `Exit codes:
   0    the revision ended DEPLOYED

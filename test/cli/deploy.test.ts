@@ -218,3 +218,23 @@ describe("dms deploy against a server whose patch creates no revision", () => {
     expect(JSON.parse(server.requests[1]!.body)).toEqual({ source_revision_config: { repo_ref: "main" } });
   });
 });
+
+describe("dms deploy against a server that never answers the PATCH", () => {
+  let server: LocalServer;
+  const id = "6b0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01";
+  beforeAll(async () => {
+    server = await startLocalServer((req, res) => {
+      if (req.method === "GET") sendJson(res, 200, { id, latest_revision_id: null });
+      // The PATCH is left hanging; close() drops the connection.
+    });
+  });
+  afterAll(() => server?.close());
+
+  it("exit 6 after --request-timeout, sent once, saying the patch may have been applied", async () => {
+    const result = await dms(["deploy", id, "--ref", "main", "--request-timeout", "300ms", "--json"], { DMS_BASE_URL: server.baseUrl, DMS_API_KEY: API_KEY });
+    expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(/PATCH \/v2\/deployments\/\S+ timed out after 300 ms.*; the patch may have been applied/);
+    expect(server.requests.map((r) => r.method)).toEqual(["GET", "PATCH"]);
+    expect(jsonLines(result.stdout).at(-1)).toMatchObject({ exit_code: 6, error: { kind: "request_timeout", method: "PATCH", timeout_ms: 300 } });
+  });
+});

@@ -43,6 +43,7 @@ describe("usage errors: exit 2, the message names the flag or variable, nothing 
     ["a bad --base-url", ["deployments", "--base-url", "example.com"], {}, /--base-url "example.com" is not an http/],
     ["a bad --timeout", ["deploy", DEPLOYMENT, "--ref", "main", "--timeout", "20 minutes"], {}, /--timeout "20 minutes" is not a duration/],
     ["a zero --interval", ["wait", DEPLOYMENT, REVISION, "--interval", "0s"], {}, /--interval "0s" is not a duration/],
+    ["a bad --request-timeout", ["deployments", "--request-timeout", "0"], {}, /--request-timeout "0" is not a duration/],
     ["an unknown unit", ["wait", DEPLOYMENT, REVISION, "--timeout", "3d"], {}, /--timeout "3d" is not a duration/],
     ["nothing that creates a revision", ["deploy", DEPLOYMENT], {}, /nothing to deploy: give --ref/],
     ["an empty --ref", ["deploy", DEPLOYMENT, "--ref", ""], {}, /--ref is empty/],

@@ -17,12 +17,13 @@ const OPTIONS = {
 export function waitFlags(values: {
   "base-url"?: string | undefined;
   "tenant-id"?: string | undefined;
+  "request-timeout"?: string | undefined;
   timeout?: string | undefined;
   interval?: string | undefined;
   json?: boolean | undefined;
 }): string[] {
   const flags: string[] = [];
-  for (const name of ["base-url", "tenant-id", "timeout", "interval"] as const) {
+  for (const name of ["base-url", "tenant-id", "request-timeout", "timeout", "interval"] as const) {
     const value = values[name];
     if (value !== undefined) flags.push(`--${name}`, value);
   }
