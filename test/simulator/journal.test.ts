@@ -375,6 +375,17 @@ describe("journal: a write that cannot be saved changes nothing on disk", () => 
     await persistence.close();
     expect(urls((await reload(file)).state)).toEqual({ seeded: "first", fine: "f" });
   });
+  it("a number JSON cannot hold (Infinity, NaN) is refused rather than saved as null", async () => {
+    const file = newFile();
+    const { core, persistence } = await open(file);
+    const onDisk = readFileSync(journalPath(file));
+    const error = await rejection(core.write([{ op: "set_clock", clock_offset_ms: Number.POSITIVE_INFINITY, last_created_ms: 1 }]));
+    expect(error.status).toBe(500);
+    expect(error.message).toMatch(/"clock_offset_ms" is Infinity, which JSON cannot hold/);
+    expect(readFileSync(journalPath(file))).toEqual(onDisk);
+    await persistence.close();
+    expect((await reload(file)).state).toEqual(core.state);
+  });
 });
 
 describe("journal: damage found at start", () => {

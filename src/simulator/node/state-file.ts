@@ -52,8 +52,14 @@ function isTempOf(file: string, entry: string): boolean {
 
 // --- records -----------------------------------------------------------------------------------
 
+/** JSON would write Infinity and NaN as null, so what a restart reads back would differ from memory (a null clock would not even load). */
+function finiteOnly(key: string, value: unknown): unknown {
+  if (typeof value === "number" && !Number.isFinite(value)) throw new RangeError(`"${key}" is ${value}, which JSON cannot hold`);
+  return value;
+}
+
 export function encodeRecord(changes: StateChange[]): Buffer {
-  const json = Buffer.from(JSON.stringify(changes));
+  const json = Buffer.from(JSON.stringify(changes, finiteOnly));
   const header = Buffer.from(`${json.length} ${crc32(json).toString(16).padStart(8, "0")} `);
   return Buffer.concat([header, json, Buffer.of(NEWLINE)]);
 }
