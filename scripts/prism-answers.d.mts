@@ -6,10 +6,17 @@ export interface PrismViolation {
   code: string | number;
   message: string;
 }
+export interface PrismViolations {
+  /** The request's errors. */
+  list: PrismViolation[];
+  /** Prism cut the header: `list` holds the violations that were whole in what it kept. */
+  truncated: boolean;
+}
 export interface PrismAnswer {
   status: number;
   problem?: { type?: string; detail?: string; [key: string]: unknown };
-  violations: PrismViolation[];
+  /** Undefined when Prism sent no sl-violations header. */
+  violations?: PrismViolations;
 }
 export interface MockRequest {
   method: string;
@@ -17,7 +24,7 @@ export interface MockRequest {
   contentType?: string;
   bodyWas: "empty" | "null" | "value";
 }
-export declare function requestViolations(header: string | string[] | undefined): PrismViolation[];
+export declare function requestViolations(header: string | string[] | undefined): PrismViolations | undefined;
 export declare function fieldErrorsOf(violations: PrismViolation[], bodyWas: MockRequest["bodyWas"]): ProblemFieldError[];
 export declare function describeCount(n: number): string;
 export declare function isPrismError(answer: Pick<PrismAnswer, "problem">): boolean;

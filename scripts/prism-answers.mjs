@@ -10,15 +10,29 @@ import { escapePointerSegment } from "../dist/openapi/walk.js";
 
 const PRISM_ERROR = "https://stoplight.io/prism/errors#";
 
-/** Prism's sl-violations header: a JSON array of { location, severity, code, message }; the request's errors only. */
+const TRUNCATED = "Too many violations! ";
+
+/**
+ * Prism's sl-violations header: a JSON array of { location, severity, code, message }; the
+ * request's errors only. Prism cuts a header longer than about 8 KB and prefixes it with "Too many
+ * violations! "; the violations that are whole in what is left are kept (`truncated` says so).
+ * @returns {{ list: any[], truncated: boolean } | undefined} undefined without the header
+ */
 export function requestViolations(header) {
-  if (typeof header !== "string") return [];
+  if (typeof header !== "string") return undefined;
+  const truncated = header.startsWith(TRUNCATED);
+  let text = truncated ? header.slice(TRUNCATED.length) : header;
+  if (truncated) {
+    // Cut after the last whole violation; each starts with {"location".
+    const last = text.lastIndexOf(',{"location"');
+    text = last < 0 ? "[]" : `${text.slice(0, last)}]`;
+  }
   try {
-    const list = JSON.parse(header);
-    return Array.isArray(list) ? list.filter((v) => v?.severity === "Error" && Array.isArray(v.location) && v.location[0] === "request") : [];
+    const list = JSON.parse(text);
+    if (!Array.isArray(list)) return { list: [], truncated: true };
+    return { list: list.filter((v) => v?.severity === "Error" && Array.isArray(v.location) && v.location[0] === "request"), truncated };
   } catch {
-    // Prism cuts a very long header ("Too many violations! ..."): no list to rebuild then.
-    return [];
+    return { list: [], truncated: true };
   }
 }
 
@@ -118,20 +132,26 @@ export function isPrismError(answer) {
  * The problem details to send instead of one of Prism's own errors, or of an answer that only
  * Prism's checks produced (401, 415, 422 with violations). Undefined: send Prism's answer as it is.
  * Prism's own detail is never passed on whole: for an unexpected error it is a stack trace.
- * @param {{ status: number, problem?: any, violations: any[] }} answer
+ * @param {{ status: number, problem?: any, violations?: { list: any[], truncated: boolean } }} answer
  * @param {{ method: string, path: string, contentType?: string, bodyWas: "empty" | "null" | "value" }} request
  */
 export function problemFor(answer, request) {
   const { method, path } = request;
-  const prismCode = (code) => answer.violations.some((v) => v.location.length === 1 && v.code === code);
+  const violations = answer.violations?.list ?? [];
+  const prismCode = (code) => violations.some((v) => v.location.length === 1 && v.code === code);
   if (answer.status === 401 && prismCode(401)) return problemDetails("unauthorized", "Send your API key in the X-Api-Key header.", path);
   if (answer.status === 415 && prismCode(415)) {
     const mediaType = (request.contentType ?? "").split(";")[0].trim().toLowerCase();
     return problemDetails("unsupported-media-type", `Send the body as application/json${mediaType ? `, not ${mediaType}` : ""}.`, path);
   }
-  if (answer.status === 422 && answer.violations.length > 0 && !isPrismError(answer)) {
-    const errors = fieldErrorsOf(answer.violations, request.bodyWas);
-    if (errors.length > 0) return problemDetails("validation", describeCount(errors.length), path, errors);
+  // A 422 of Prism's checks (not `Prefer: code=422`) carries violations; its body is only the document's example.
+  if (answer.status === 422 && (violations.length > 0 || answer.violations?.truncated) && !isPrismError(answer)) {
+    const errors = fieldErrorsOf(violations, request.bodyWas);
+    if (answer.violations.truncated || errors.length === 0) {
+      const listed = errors.length > 0 ? `; the first ${errors.length} are listed` : "";
+      return problemDetails("validation", `The request has more invalid fields than the mock can list${listed}.`, path, errors.length > 0 ? errors : [{ pointer: "", code: "invalid", detail: "does not match the API document" }]);
+    }
+    return problemDetails("validation", describeCount(errors.length), path, errors);
   }
   if (!isPrismError(answer)) return undefined;
   const name = answer.problem.type.slice(PRISM_ERROR.length);

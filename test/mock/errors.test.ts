@@ -67,6 +67,14 @@ describe("problem kinds", () => {
     expect(id.errors).toEqual([{ parameter: "deployment_id", code: "format", detail: 'must match format "uuid"' }]);
   });
 
+  it("more violations than Prism's header holds: the ones it kept, never the example's made-up errors", async () => {
+    const body = JSON.stringify(Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`field${i}`, i])));
+    const problem = await problemOf("validation", { method: "PATCH", path: DEPLOYMENT, headers: json, body });
+    expect(problem.detail).toMatch(/more invalid fields than the mock can list; the first \d+ are listed/);
+    expect(problem.errors.length).toBeGreaterThan(10);
+    for (const error of problem.errors) expect(error).toEqual({ pointer: expect.stringMatching(/^\/field\d+$/), code: "unknown_field", detail: expect.any(String) });
+  });
+
   it("a wrong type deep in a nullable object is reported once, at the field", async () => {
     const body = await problemOf("validation", {
       method: "PATCH",
