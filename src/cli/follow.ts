@@ -7,7 +7,7 @@ import { EXIT, exitCodeForStatus } from "./exit-codes.js";
 import { annotateError, appendGithubSummary, writeGithubOutputs } from "./github.js";
 import { Interrupted } from "./interrupt.js";
 import { formatElapsed, type Io, type Output, type Style } from "./output.js";
-import { describeError } from "./problem.js";
+import { describeError, type DescribedError } from "./problem.js";
 
 export interface RevisionRun {
   io: Io;
@@ -26,7 +26,7 @@ export interface RunOutcome {
   status: RevisionStatus | null;
   exitCode: number;
   /** Why the command did not end with a revision state, for people and the result object. */
-  error?: { summary: string; details: string[]; json: Record<string, unknown> };
+  error?: DescribedError;
 }
 
 export function elapsedMs(run: RevisionRun): number {
