@@ -26,7 +26,7 @@ describe("requestViolations", () => {
     expect(read.truncated).toBe(true);
     expect(read.list.length).toBeGreaterThan(10);
     expect(read.list.length).toBeLessThan(200);
-    expect(read.list.at(-1).message).toMatch(/found 'field\d+'$/);
+    expect(read.list.at(-1)?.message).toMatch(/found 'field\d+'$/);
     expect(requestViolations("Too many violations! [{\"loc")).toEqual({ list: [], truncated: true });
   });
 });
