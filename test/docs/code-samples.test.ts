@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, test } from "vitest";
 import { withCodeSamples, type CodeSample } from "../../scripts/code-samples.mjs";
+import { chromiumAvailable, launchChromium, openOfflinePage, showOperation } from "../../scripts/docs-browser.mjs";
 import * as walk from "../../src/openapi/walk.js";
 import { startSimulator, type RunningSimulator } from "../../src/simulator/index.js";
 import { document, ROOT } from "../support/document.js";
@@ -86,6 +87,27 @@ describe("code samples on every operation (x-codeSamples)", () => {
     expect(html).toContain("x-codeSamples");
     expect(html).toContain("createDeploymentsClient");
     expect(html).toContain("npx dms deploy");
+  });
+
+  test.skipIf(!chromiumAvailable())("Redoc shows them: a curl, TypeScript and dms picker beside the patch deployment operation", async () => {
+    const browser = await launchChromium();
+    try {
+      const { page } = await openOfflinePage(browser);
+      page.setDefaultTimeout(10_000);
+      const patch = operations.find((o) => o.operationId === "patchDeployment")!;
+      const { section } = await showOperation(page, patch.operation.tags[0], patch.operation.summary);
+      // The right panel's request sample: curl first, the others in its language menu.
+      const panel = section.locator('[data-component-name="Panel/Panel"]').filter({ hasText: "curl -X PATCH" }).first();
+      await panel.locator('[data-component-name="Dropdown/Dropdown"] button', { hasText: /^curl$/ }).click();
+      // The open menu is rendered outside the panel; it is the only visible menu on the page.
+      const languages = page.getByRole("menuitem");
+      await languages.first().waitFor();
+      expect(await languages.allInnerTexts()).toEqual(expect.arrayContaining(["curl", "TypeScript", "dms"]));
+      await languages.filter({ hasText: /^dms$/ }).click();
+      await section.locator('[data-component-name="CodeBlock/CodeBlock"]', { hasText: "npx dms deploy e1d7b3a9-6c2f-4e5b-8a1d-3f9c7b2e4a60 --ref release/2.4" }).waitFor();
+    } finally {
+      await browser.close();
+    }
   });
 
   test("every TypeScript sample compiles against the package's types; a wrong one does not", async () => {
