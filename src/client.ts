@@ -86,7 +86,7 @@ function checkOptions(options: DeploymentsClientOptions) {
 }
 
 type Result = { data?: unknown; error?: unknown; response: Response };
-type CallInit = { params?: { path?: Record<string, unknown> }; signal?: AbortSignal | null };
+type CallInit = { params?: { path?: Record<string, unknown> }; signal?: AbortSignal | null; fetch?: FetchFunction };
 type UntypedCall = (path: string, init?: CallInit) => Promise<Result>;
 type Settings = ReturnType<typeof checkOptions> & { fetchOnce: FetchFunction };
 
@@ -108,8 +108,14 @@ function jsonMethod(call: UntypedCall, method: "GET" | "PATCH", settings: Settin
     const signal = init.signal ?? undefined;
     const timeoutError = () => new RequestTimeoutError(method, filledPath(path, init), settings.timeoutMs);
     const attempt = (send: FetchFunction) =>
-      withDeadline((deadline) => call(path, { ...init, parseAs: "text", signal: deadline, fetch: send } as CallInit), settings.timeoutMs, signal, timeoutError);
-    const result = await withRetries(settings.fetchOnce, attempt, retry, signal);
+      withDeadline(
+        (deadline) => call(path, { ...init, parseAs: "text", signal: deadline, fetch: send } as CallInit),
+        settings.timeoutMs,
+        signal,
+        timeoutError,
+      );
+    // openapi-fetch takes a fetch per call too; the client's own otherwise.
+    const result = await withRetries(init.fetch ?? settings.fetchOnce, attempt, retry, signal);
     if (!result.response.ok) return result;
     return { data: readSuccessData(result.response, result.data), response: result.response };
   };

@@ -192,6 +192,25 @@ describe("retries", () => {
     expect(dead.requests).toHaveLength(2);
   });
 
+  it("a fetch given to one call is used for that call, with the retries", async () => {
+    const server = await serve((_req, res) => sendJson(res, 200, page));
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", retry: { minDelayMs: 1, maxDelayMs: 5 } });
+    let calls = 0;
+    const flakyFetch = (request: Request) => (++calls === 1 ? Promise.reject(new TypeError("fetch failed")) : fetch(request));
+    expect(unwrap(await client.GET("/v2/listeners", { fetch: flakyFetch }))).toEqual(page);
+    expect(calls).toBe(2);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("a request that fails before it is sent is not retried", async () => {
+    const server = await serve((_req, res) => sendJson(res, 200, page));
+    // A retry would wait 30 s first, far past this test's 5 s limit.
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", retry: { minDelayMs: 30_000, maxDelayMs: 30_000 } });
+    // A header value with a line break: building the Request throws, nothing goes out.
+    await expect(client.GET("/v2/listeners", { headers: { "X-Trace": "a\nb" } })).rejects.toThrow(TypeError);
+    expect(server.requests).toHaveLength(0);
+  }, 5_000);
+
   it("does not retry a PATCH whose connection drops", async () => {
     const server = await serve((_req, res) => void res.socket?.destroy());
     const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", retry: { minDelayMs: 1 } });
