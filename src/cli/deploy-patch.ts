@@ -1,4 +1,4 @@
-// The body of `dms deploy`'s PATCH, built from its flags, and the rule of which patch creates a revision.
+// The body of `dms deploy`'s PATCH, built from its flags.
 import { REVISION_SOURCES } from "../../generated/constants.js";
 import type { DeploymentPatch, RevisionSource } from "../types.js";
 import { nonEmpty, parseChoices, UsageError } from "./usage.js";
@@ -23,19 +23,8 @@ export interface DeployPatchFlags {
   "secret-from-env"?: string[] | undefined;
 }
 
-/**
- * Whether the service creates a new revision for this patch: it does when `source_revision_config`,
- * `secrets`, `secret_references` or `revision_source` is present and not null. `source_config`
- * alone changes the deployment in place.
- */
-export function createsRevision(patch: DeploymentPatch): boolean {
-  return (
-    (patch.source_revision_config ?? null) !== null ||
-    (patch.secrets ?? null) !== null ||
-    (patch.secret_references ?? null) !== null ||
-    (patch.revision_source ?? null) !== null
-  );
-}
+// The rule of which patch creates a revision lives in one place, for the CLI, the client and the simulator.
+export { createsRevision } from "../revision-rules.js";
 
 // Kubernetes' rule for environment variable names, the strictest place a secret name ends up.
 const SECRET_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
