@@ -70,7 +70,7 @@ export class ApiError extends Error {
   /** One entry per rejected field: `pointer` into the body or the `parameter` name, `detail`, and `code` when the server gave one. */
   readonly errors: ProblemFieldError[];
   /** The response body when it was problem details (a JSON object), as the server sent it. */
-  readonly problem: Problem | undefined;
+  declare readonly problem: Problem | undefined;
   /** The response body as received: parsed JSON, else the text. */
   declare readonly body: unknown;
   /** The response, for its headers (`Retry-After`, for example). Its body has been read. */
@@ -92,14 +92,15 @@ export class ApiError extends Error {
     this.detail = options.detail ?? read.detail;
     this.instance = read.instance;
     this.errors = read.errors;
-    this.problem = read.problem;
-    // Not enumerable, so that printing the error shows the error, not a Response and its body.
+    // Not enumerable, so that printing the error (node lists an uncaught error's own enumerable
+    // fields) shows the error, not a Response and the raw body.
+    Object.defineProperty(this, "problem", { value: read.problem, enumerable: false });
     Object.defineProperty(this, "body", { value: body, enumerable: false });
     Object.defineProperty(this, "response", { value: response, enumerable: false });
     this.message = describe(this);
   }
 
-  /** What node prints for an uncaught error, console.error and util.inspect: the message and the stack, no internals. */
+  /** What console.error and util.inspect print: the message and the stack, no internals. */
   [Symbol.for("nodejs.util.inspect.custom")](): string {
     return this.stack ?? `${this.name}: ${this.message}`;
   }

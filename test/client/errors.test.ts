@@ -1,10 +1,13 @@
 // ApiError and unwrap over real HTTP: the problem details, status, method and path of a failed call,
 // read from problem+json, the real service's FastAPI bodies, text and HTML alike; and how it prints.
+import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { promisify } from "node:util";
 import { format, inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiError, createDeploymentsClient, PROBLEM_TYPES, type ProblemKind, unwrap } from "../../src/index.js";
 import { type LocalServer, sendJson, sendText, startLocalServer } from "./local-server.js";
+import { ROOT } from "../support/document.js";
 import { unwrapError } from "../support/unwrap-error.js";
 
 let server: LocalServer | undefined;
@@ -249,6 +252,26 @@ describe("printing an ApiError", () => {
     // The response is still there for a program that asks for it.
     expect(error.response.status).toBe(422);
     expect(Object.keys(error)).not.toContain("response");
+  });
+
+  it("node prints an unhandled rejection with an ApiError as that paragraph and its fields, not the Response (the built package, in a child process)", async () => {
+    // dist/ is compiled by the test run's global setup.
+    const script = `
+      import { ApiError } from "./dist/index.js";
+      const page = "<html><head><title>502</title></head><body><h1>502 Bad Gateway</h1></body></html>";
+      const response = new Response(page, { status: 502, statusText: "Bad Gateway", headers: { "content-type": "text/html" } });
+      Promise.reject(new ApiError(response, page, { request: { method: "GET", url: "http://127.0.0.1:1/v2/listeners?limit=5" } }));
+    `;
+    const child = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT }).then(
+      () => ({ code: 0, stderr: "" }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(child.code).toBe(1);
+    expect(child.stderr).toContain("ApiError: GET /v2/listeners failed with 502 (Bad Gateway): 502 Bad Gateway");
+    // (node also quotes the source line that made the error, hence nothing from that line here)
+    for (const internal of ["Response {", "Headers", "bodyUsed", "<h1>", "problem:"]) expect(child.stderr).not.toContain(internal);
+    // Node adds the error's own plain fields, for logs.
+    expect(child.stderr).toContain("kind: undefined");
   });
 });
 
