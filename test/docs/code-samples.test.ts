@@ -1,7 +1,7 @@
 // Code samples on every operation of the docs page (x-codeSamples, scripts/code-samples.mjs): each
 // operation has curl and TypeScript, and `dms` where a command does the same; every TypeScript
-// sample compiles against the package's types (real tsc), and every curl sample, run by bash with
-// the real curl against the simulator, answers 2xx. The samples use the document's server URL; the
+// sample compiles against the package's types (real tsc), every curl sample, run by bash with the
+// real curl against the simulator, answers 2xx, and every dms sample exits 0 there. The samples use the document's server URL; the
 // run puts the test simulator's URL there.
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -120,7 +120,8 @@ describe("code samples on every operation (x-codeSamples)", () => {
   describe("every curl sample answers 2xx from the simulator", () => {
     let simulator: RunningSimulator;
     beforeAll(async () => {
-      simulator = await startSimulator({ port: 0, quiet: true });
+      // Revisions move one state per 10 ms, so the dms deploy sample sees DEPLOYED within a second.
+      simulator = await startSimulator({ port: 0, quiet: true, stepSeconds: 0.01 });
     });
     afterAll(async () => {
       await simulator?.close();
@@ -131,6 +132,18 @@ describe("code samples on every operation (x-codeSamples)", () => {
         const { statuses, output } = await runCurl(sample(samples, "curl")!.source, simulator.url);
         expect(statuses.length, output).toBeGreaterThan(0);
         for (const status of statuses) expect(status, `${operationId}: ${output}`).toMatch(/^2\d\d$/);
+      });
+    }
+
+    // The dms samples run too, with the package's built bin (dist/cli/main.js) in place of npx.
+    for (const { operationId, samples } of operations.filter((o) => sample(o.samples, "dms"))) {
+      test(`${operationId}: dms`, async () => {
+        const script = sample(samples, "dms")!.source.replaceAll(SERVER, simulator.url).replace(/^npx dms /m, `"${process.execPath}" "${join(ROOT, "dist", "cli", "main.js")}" `);
+        const result = await run("bash", ["-c", script], { timeout: 30_000, env: { ...process.env, NO_COLOR: "1" } }).then(
+          () => ({ code: 0, output: "" }),
+          (error) => ({ code: error.code, output: `${error.stdout}${error.stderr}` }),
+        );
+        expect(result.code, `${operationId}: ${result.output}`).toBe(0);
       });
     }
 
