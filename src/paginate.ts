@@ -3,7 +3,7 @@
 // with fewer than `limit` resources is the last one.
 import type { paths } from "../generated/schema.js";
 import type { DeploymentsClient } from "./client.js";
-import { unwrap } from "./errors.js";
+import { ApiError, unwrap } from "./errors.js";
 
 /** The list operations that return `{ resources, offset }` pages. */
 export type PagedPath = "/v2/deployments" | "/v2/deployments/{deployment_id}/revisions" | "/v2/listeners";
@@ -40,7 +40,7 @@ type UntypedGet = (
 /**
  * Every item of a paged list, newest first, fetching the next page only when the loop reaches it.
  * `for await (const d of paginate(client, "/v2/deployments", { query: { status: "READY" } })) …`
- * Throws ApiError on an error response and the signal's reason when it is aborted.
+ * Throws ApiError on an error response or a 200 that is not a page, and the signal's reason when it is aborted.
  */
 export async function* paginate<P extends PagedPath>(
   client: DeploymentsClient,
@@ -58,7 +58,14 @@ export async function* paginate<P extends PagedPath>(
   for (;;) {
     signal?.throwIfAborted();
     const init = { params: { query: { ...query, limit, offset }, path: pathParams }, signal };
-    const page = unwrap(await get(path, init)) as { resources: ItemOf<P>[]; offset: number };
+    const result = await get(path, init);
+    const page = unwrap(result) as { resources: ItemOf<P>[]; offset: number };
+    if (!Array.isArray(page.resources)) {
+      throw new ApiError(result.response, page, {
+        title: "Invalid response body",
+        detail: `the ${result.response.status} response is not a page: it has no "resources" list`,
+      });
+    }
     const count = page.resources.length;
     for (const item of page.resources) {
       signal?.throwIfAborted();

@@ -31,6 +31,16 @@ async function listServer(total: number, padding = 0) {
 }
 
 describe("paginate", () => {
+  it("a 200 that is JSON but not a page is an ApiError, not a TypeError from inside the loop", async () => {
+    server = await startLocalServer((_req, res) => sendJson(res, 200, { items: [] }));
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k" });
+    const walk = async () => {
+      for await (const _ of paginate(client, "/v2/listeners")) void _;
+    };
+    await expect(walk()).rejects.toThrow(ApiError);
+    await expect(walk()).rejects.toMatchObject({ status: 200, method: "GET", path: "/v2/listeners", title: "Invalid response body" });
+  });
+
   it("walks every page of /v2/deployments, sending the filters, the limit and the returned offset", async () => {
     server = await listServer(45);
     const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k" });
