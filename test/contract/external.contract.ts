@@ -3,7 +3,7 @@
 //   CONTRACT_API_KEY     sent as X-Api-Key (required)
 //   CONTRACT_TENANT_ID   sent as X-Tenant-Id (optional)
 //   CONTRACT_ALLOW_PATCH=1   also run the PATCH cases (valid patches change your data)
-//   CONTRACT_STRICT_ERRORS=1 also require 422 and an `errors` entry naming the broken field
+//   CONTRACT_STRICT_ERRORS=1 also require 422, the documented problem kind, and an `errors` entry naming the broken field with its code
 //   CONTRACT_DEPLOYMENT_ID, CONTRACT_REVISION_ID, CONTRACT_LISTENER_ID, CONTRACT_PROVIDER_ID,
 //   CONTRACT_AGENT_ID, CONTRACT_SCM_INTEGRATION_ID, CONTRACT_FORGE_INTEGRATION_ID  ids to use
 //   (default: found through the list endpoints, else the document's example values)

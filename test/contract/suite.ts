@@ -2,6 +2,7 @@
 // server that implements the API: over real HTTP (`baseUrl`), or in-process through a `fetch`
 // function such as the simulator's (`fetch`). Register it with defineContractSuite().
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FIELD_ERROR_CODES, PROBLEM_TYPES } from "../../generated/constants.js";
 import { createOpenApiValidator, describeErrors } from "../../src/simulator/openapi-validator.js";
 import { document } from "../support/document.js";
 import { deriveCases, successSchema, type ContractCase, type Credential, type ExpectedField } from "./cases.js";
@@ -23,7 +24,8 @@ export interface ContractTarget {
   label?: string;
   /**
    * Also require what the document promises beyond the status: 422 for a request that breaks the
-   * document, and an `errors` entry naming the broken field (`pointer` or `parameter`).
+   * document, the problem `type` and `title` of the documented kind of error for the status, and an
+   * `errors` entry naming the broken field (`pointer` or `parameter`) with a documented `code`.
    */
   strictErrors?: boolean;
 }
@@ -117,9 +119,17 @@ async function runCase(c: ContractCase, target: ContractTarget, ids: Record<IdNa
   const problem = JSON.parse(text);
   const check = validator.validatorAt("#/components/schemas/Problem");
   expect(check(problem), `${where}\nnot a Problem: ${describeErrors(check.errors)}`).toBe(true);
+  if (target.strictErrors) {
+    // The document's kinds of error (x-problem-types, as PROBLEM_TYPES): the one for this status, with its title.
+    const kinds = Object.values(PROBLEM_TYPES).filter((k) => k.status === response.status);
+    expect(kinds.map((k) => k.type), `${where}\nproblem type is not the documented kind for ${response.status}`).toContain(problem.type);
+    expect(problem.title, `${where}\nproblem title is not its kind's`).toBe(kinds.find((k) => k.type === problem.type)?.title);
+  }
   if (target.strictErrors && expected.field) {
     const errors: Array<Record<string, string>> = Array.isArray(problem.errors) ? problem.errors : [];
-    expect(errors.some((e) => namesField(e, expected.field!)), `${where}\nno errors entry names ${JSON.stringify(expected.field)}`).toBe(true);
+    const named = errors.filter((e) => namesField(e, expected.field!));
+    expect(named.length, `${where}\nno errors entry names ${JSON.stringify(expected.field)}`).toBeGreaterThan(0);
+    for (const e of named) expect(FIELD_ERROR_CODES, `${where}\nfield error without a documented code`).toContain(e.code);
   }
 }
 
