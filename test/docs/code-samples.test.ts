@@ -1,13 +1,15 @@
 // Code samples on every operation of the docs page (x-codeSamples, scripts/code-samples.mjs): each
 // operation has curl and TypeScript, and `dms` where a command does the same; every TypeScript
 // sample compiles against the package's types (real tsc), every curl sample, run by bash with the
-// real curl against the simulator, answers 2xx, and every dms sample exits 0 there. The samples use the document's server URL; the
+// real curl against the simulator, answers 2xx, and every TypeScript and dms sample runs there and exits 0. The samples use the document's server URL; the
 // run puts the test simulator's URL there.
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
+import { transform } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it, test } from "vitest";
 import { withCodeSamples, type CodeSample } from "../../scripts/code-samples.mjs";
 import { chromiumAvailable, launchChromium, openOfflinePage, showOperation } from "../../scripts/docs-browser.mjs";
@@ -132,6 +134,21 @@ describe("code samples on every operation (x-codeSamples)", () => {
         const { statuses, output } = await runCurl(sample(samples, "curl")!.source, simulator.url);
         expect(statuses.length, output).toBeGreaterThan(0);
         for (const status of statuses) expect(status, `${operationId}: ${output}`).toMatch(/^2\d\d$/);
+      });
+    }
+
+    // The TypeScript samples run too: types stripped, the package import pointing at the built entry.
+    for (const { operationId, samples } of operations) {
+      test(`${operationId}: TypeScript`, async () => {
+        const { code } = await transform(sample(samples, "TypeScript")!.source, { loader: "ts", format: "esm", target: "node20" });
+        const file = join(DIR, "run", `${operationId}.mjs`);
+        await mkdir(join(DIR, "run"), { recursive: true });
+        await writeFile(file, code.replaceAll(SERVER, simulator.url).replace(/(["'])deployment-management-api\1/, JSON.stringify(pathToFileURL(join(ROOT, "dist", "index.js")).href)));
+        const result = await run(process.execPath, [file], { timeout: 30_000 }).then(
+          () => ({ code: 0, output: "" }),
+          (error) => ({ code: error.code, output: `${error.stdout}${error.stderr}` }),
+        );
+        expect(result.code, `${operationId}: ${result.output}`).toBe(0);
       });
     }
 
