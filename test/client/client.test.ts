@@ -58,7 +58,7 @@ const arrayQueryParameters = operations().flatMap(({ path, method, op, pathItem 
 );
 
 describe("query encoding", () => {
-  it("the document has the comma-separated array parameters the brief names", () => {
+  it("the document declares tag_value_ids, deployment_ids and the revision status filter as comma-separated", () => {
     expect(arrayQueryParameters.map((p) => p.name).sort()).toEqual(["deployment_ids", "status", "tag_value_ids"]);
   });
 

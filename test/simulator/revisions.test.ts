@@ -1,4 +1,4 @@
-// The revision rules of DESIGN.md, over real HTTP: what creates a revision, the state sequence on
+// The revision rules (docs/decisions.md, "Revision rules"), over real HTTP: what creates a revision, the state sequence on
 // the simulated clock, INTERRUPTED, latest/active revision ids, fail-next, AWAITING_DATABASE -> READY.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PROGRESSION } from "../../src/simulator/lifecycle.js";
