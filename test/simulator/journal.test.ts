@@ -201,10 +201,13 @@ describe("journal: what is acknowledged is on disk", () => {
     const { core, persistence } = await open(file, { fs });
     hold = true;
     const before = fs.counts.fsync!;
-    const writes = Array.from({ length: 20 }, (_, i) => core.write(put(`d${i}`, `https://${i}.example`)));
+    const answered: string[] = [];
+    const writes = Array.from({ length: 20 }, (_, i) => core.write(put(`d${i}`, `https://${i}.example`)).then(() => answered.push(`d${i}`)));
     await new Promise((r) => setTimeout(r, 20));
+    expect(answered).toEqual([]);
     release();
     await Promise.all(writes);
+    expect(answered).toEqual(Array.from({ length: 20 }, (_, i) => `d${i}`));
     // One fsync for the first append, one for the 19 queued behind it.
     expect(fs.counts.fsync! - before).toBe(2);
     await persistence.close();
