@@ -45,8 +45,8 @@ export async function startMock(options = {}) {
   // The address it listens on is a name it answers to (HOST=192.168.1.5), unless it is a wildcard.
   const ownHost = WILDCARD_HOSTS.has(host) ? [] : [host.includes(":") && !host.startsWith("[") ? `[${host}]` : host];
   const context = { upstream, agent, policy: { allowedHosts: [...allowedHosts, ...ownHost], corsOrigins }, bounds, log };
-  const server = http.createServer((req, res) => {
-    handle(req, res, context).then(
+  const serve = (req, res, expectsContinue = false) => {
+    handle(req, res, context, expectsContinue).then(
       (status) => log?.(`${req.method} ${req.url} -> ${status}`),
       (error) => {
         log?.(`${req.method} ${req.url} failed: ${error?.stack ?? error}`);
@@ -54,7 +54,11 @@ export async function startMock(options = {}) {
         else res.destroy();
       },
     );
-  });
+  };
+  const server = http.createServer(serve);
+  // `Expect: 100-continue` (curl sends it with large bodies): the client waits for a go-ahead, which
+  // is given only when the request passes the checks before its body, so a refused upload is never sent.
+  server.on("checkContinue", (req, res) => serve(req, res, true));
   try {
     await new Promise((resolve, reject) => {
       server.once("error", reject);
@@ -81,7 +85,7 @@ export async function startMock(options = {}) {
 }
 
 /** Answers one request; resolves to the status sent. */
-async function handle(req, res, { upstream, agent, policy, bounds }) {
+async function handle(req, res, { upstream, agent, policy, bounds }, expectsContinue) {
   const path = pathOf(req);
   const method = req.method ?? "GET";
   const origin = req.headers.origin;
@@ -109,6 +113,7 @@ async function handle(req, res, { upstream, agent, policy, bounds }) {
   if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) {
     const tooLarge = () => sendThenClose(req, res, problemDetails("content-too-large", tooLargeDetail(bounds.maxBodyBytes), path), cors);
     if (declaresTooLarge(req.headers["content-length"], bounds.maxBodyBytes)) return tooLarge();
+    if (expectsContinue) res.writeContinue();
     const read = await readBodyWithin(req, bounds.maxBodyBytes);
     if (!read.ok) return tooLarge();
     body = Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength);

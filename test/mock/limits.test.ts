@@ -94,6 +94,30 @@ describe("body size", () => {
     expect(after.peakMiB - before.peakMiB).toBeLessThan(32);
   });
 
+  it("answers Expect: 100-continue with the 413 instead of a go-ahead, and a body within the bound with one", async () => {
+    const url = new URL(mock.baseUrl);
+    const ask = (length: number) =>
+      new Promise<{ status: number; continued: boolean }>((resolve, reject) => {
+        let continued = false;
+        const req = http.request({ host: url.hostname, port: url.port, method: "PATCH", path: DEPLOYMENT, headers: { ...json, expect: "100-continue", "content-length": String(length) } });
+        req.on("continue", () => {
+          continued = true;
+          req.end(JSON.stringify({ source_revision_config: { repo_ref: "main" } }).padEnd(length, " "));
+        });
+        req.on("response", (res) => {
+          res.resume();
+          res.on("end", () => {
+            req.destroy();
+            resolve({ status: res.statusCode ?? 0, continued });
+          });
+        });
+        req.on("error", reject);
+        req.flushHeaders();
+      });
+    expect(await ask(50 * MiB)).toEqual({ status: 413, continued: false });
+    expect(await ask(100 * 1024)).toEqual({ status: 200, continued: true });
+  });
+
   it("tells a keep-alive client not to reuse the connection, so its next request is answered", async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {
