@@ -125,7 +125,8 @@ async function handle(req, res, { upstream, agent, policy, bounds }, expectsCont
     try {
       value = JSON.parse(body.toString("utf8"));
     } catch (error) {
-      return send(res, problemDetails("malformed-json", "The request body is not valid JSON.", path, [{ pointer: "", code: "invalid_json", detail: String(error.message) }]), cors);
+      // The simulator's words: the parser's message in `detail`, the field error says what is wrong.
+      return send(res, problemDetails("malformed-json", `The body is not valid JSON: ${error.message}`, path, [{ pointer: "", code: "invalid_json", detail: "is not valid JSON" }]), cors);
     }
     const outOfBounds = checkJsonBounds(value, bounds);
     if (outOfBounds.length > 0) {

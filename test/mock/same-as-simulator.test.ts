@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMock, type RunningMock } from "../../scripts/mock-front.mjs";
 import { SEED_IDS, startSimulator, type RunningSimulator } from "../../src/simulator/index.js";
+import { PROBLEM_TYPES } from "../../src/problems.js";
 import { KEY, raw } from "./support.js";
 
 let mock: RunningMock;
@@ -28,7 +29,7 @@ const json = { ...KEY, "content-type": "application/json" };
 const deployment = () => `/v2/deployments/${SEED_IDS.deployment_id}`;
 
 const MISTAKES: Record<string, () => Mistake> = {
-  "malformed JSON": () => ({ method: "PATCH", path: deployment(), headers: json, body: "{oops", sameDetail: false }),
+  "malformed JSON": () => ({ method: "PATCH", path: deployment(), headers: json, body: "{oops" }),
   "an unknown field": () => ({ method: "PATCH", path: deployment(), headers: json, body: '{"zzz":1}' }),
   "a field that cannot be changed": () => ({ method: "PATCH", path: deployment(), headers: json, body: '{"name":"x"}' }),
   "a wrong type": () => ({ method: "PATCH", path: deployment(), headers: json, body: '{"source_config":{"resource_spec":{"min_scale":"two"}}}' }),
@@ -53,7 +54,9 @@ const MISTAKES: Record<string, () => Mistake> = {
 function shape(answer: { status: number; text: string }, sameDetail: boolean) {
   const body = JSON.parse(answer.text);
   const errors = (body.errors ?? []).map((e: any) => ({ where: e.pointer ?? `parameter ${e.parameter}`, code: e.code, ...(sameDetail ? { detail: e.detail } : {}) }));
-  return { status: answer.status, type: body.type, title: body.title, bodyStatus: body.status, errors };
+  // The malformed-JSON detail carries the parser's message, the same in both: compare it too.
+  const detail = body.type === PROBLEM_TYPES["malformed-json"].type ? body.detail : undefined;
+  return { status: answer.status, type: body.type, title: body.title, bodyStatus: body.status, errors, detail };
 }
 
 describe("the mock and the simulator answer one mistake alike", () => {
