@@ -44,7 +44,7 @@ export async function startMock(options = {}) {
   const log = logLevel === "silent" ? undefined : (line) => process.stdout.write(`${line}\n`);
   // The address it listens on is a name it answers to (HOST=192.168.1.5), unless it is a wildcard.
   const ownHost = WILDCARD_HOSTS.has(host) ? [] : [host.includes(":") && !host.startsWith("[") ? `[${host}]` : host];
-  const context = { upstream, agent, policy: { allowedHosts: [...allowedHosts, ...ownHost], corsOrigins }, bounds, log };
+  const context = { upstream, agent, policy: { allowedHosts: [...allowedHosts, ...ownHost], corsOrigins }, bounds, log, allowOf: allowedMethods(prism.operations) };
   const serve = (req, res, expectsContinue = false) => {
     handle(req, res, context, expectsContinue).then(
       (status) => log?.(`${req.method} ${req.url} -> ${status}`),
@@ -85,7 +85,7 @@ export async function startMock(options = {}) {
 }
 
 /** Answers one request; resolves to the status sent. */
-async function handle(req, res, { upstream, agent, policy, bounds }, expectsContinue) {
+async function handle(req, res, { upstream, agent, policy, bounds, allowOf }, expectsContinue) {
   const path = pathOf(req);
   const method = req.method ?? "GET";
   const origin = req.headers.origin;
@@ -142,6 +142,11 @@ async function handle(req, res, { upstream, agent, policy, bounds }, expectsCont
     checkTenantHeader(req.headers["x-tenant-id"]),
     path,
   );
+  if (problem?.status === 405) {
+    // As the simulator says it, with the Allow header a 405 must carry.
+    const allow = allowOf(path).join(", ");
+    return send(res, { ...problem, detail: `${method} is not allowed on ${path}; allowed: ${allow}.` }, { ...cors, allow });
+  }
   if (problem) return send(res, problem, { ...cors, ...passOn(answer.headers, ["sl-violations", "www-authenticate"]) });
   const headers = { ...withoutConnectionHeaders(answer.headers), ...cors, "content-length": String(answer.body.length) };
   res.writeHead(answer.status, headers);
@@ -228,6 +233,24 @@ function sendThenClose(req, res, problem, headers) {
   timer.unref();
   req.socket?.once("close", () => clearTimeout(timer));
   return problem.status;
+}
+
+/**
+ * The methods the document has for a path, in the simulator's order: a function of the request
+ * path, from Prism's operations (their path templates, `{name}` matching one segment).
+ */
+function allowedMethods(operations) {
+  const order = ["GET", "PUT", "POST", "PATCH", "DELETE"];
+  const routes = new Map();
+  for (const { method, path } of operations) {
+    const pattern = `^${path.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[^/]+")}$`;
+    if (!routes.has(pattern)) routes.set(pattern, { regex: new RegExp(pattern), methods: new Set() });
+    routes.get(pattern).methods.add(method.toUpperCase());
+  }
+  return (requestPath) => {
+    const route = [...routes.values()].find((r) => r.regex.test(requestPath));
+    return route ? order.filter((m) => route.methods.has(m)) : [];
+  };
 }
 
 /** Sends problem details; resolves to the status. */

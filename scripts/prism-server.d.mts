@@ -14,4 +14,8 @@ export interface RunningServer {
   baseUrl: string;
   close(): Promise<void>;
 }
-export declare function startPrismServer(options?: PrismServerOptions): Promise<RunningServer>;
+export interface RunningPrismServer extends RunningServer {
+  /** The operations Prism serves (Prism's own objects; `method` lower-case, `path` the template). */
+  operations: { method: string; path: string; [key: string]: unknown }[];
+}
+export declare function startPrismServer(options?: PrismServerOptions): Promise<RunningPrismServer>;

@@ -37,7 +37,7 @@ export const DEFAULT_DOCUMENT = fileURLToPath(new URL("../generated/openapi.json
 
 /**
  * @param {{ document?: string | object, port?: number, host?: string, logLevel?: string, cors?: boolean }} [options]
- * @returns {Promise<{ baseUrl: string, close(): Promise<void> }>}
+ * @returns {Promise<{ baseUrl: string, operations: { method: string, path: string }[], close(): Promise<void> }>}
  */
 export async function startPrismServer(options = {}) {
   const { document = DEFAULT_DOCUMENT, port = 0, host = "127.0.0.1", logLevel = "silent", cors = true } = options;
@@ -62,6 +62,8 @@ export async function startPrismServer(options = {}) {
   return {
     // Prism reports "http://<address>:<port>"; callers use an IPv4 or name host.
     baseUrl: address,
+    // What Prism serves: each operation's `method` and `path` template, among others.
+    operations,
     // Node 20's server.close() also drops idle keep-alive sockets, so the port is free once it resolves.
     close: () => server.close(),
   };

@@ -103,7 +103,9 @@ describe("problem kinds", () => {
 
   it("an unknown path: 404 not-found; a method the path lacks: 405", async () => {
     expect((await problemOf("not-found", { path: "/v2/nope", headers: KEY })).detail).toBe("There is no operation at /v2/nope.");
-    await problemOf("method-not-allowed", { method: "DELETE", path: DEPLOYMENT, headers: KEY });
+    const notAllowed = await problemOf("method-not-allowed", { method: "DELETE", path: DEPLOYMENT, headers: KEY });
+    expect(notAllowed.detail).toBe(`DELETE is not allowed on ${DEPLOYMENT}; allowed: GET, PATCH.`);
+    expect((await raw(mock.baseUrl, { method: "POST", path: "/v2/listeners", headers: KEY })).headers.allow).toBe("GET");
   });
 
   it("a body that is not JSON: 415", async () => {

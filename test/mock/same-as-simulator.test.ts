@@ -68,5 +68,6 @@ describe("the mock and the simulator answer one mistake alike", () => {
     const mockShape = shape(fromMock, sameDetail);
     expect(mockShape.status).toBeGreaterThanOrEqual(400);
     expect(mockShape, `mock: ${fromMock.text}\nsimulator: ${fromSimulator.text}`).toEqual(shape(fromSimulator, sameDetail));
+    expect(fromMock.headers.allow).toBe(fromSimulator.headers.allow);
   });
 });
