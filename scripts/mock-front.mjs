@@ -89,25 +89,16 @@ async function handle(req, res, { upstream, agent, policy, bounds, allowOf }, ex
   const path = pathOf(req);
   const method = req.method ?? "GET";
   const origin = req.headers.origin;
-  if (!isAllowedHost(req.headers.host, policy)) {
-    const host = String(req.headers.host ?? "").slice(0, 100);
-    return send(res, problemDetails("forbidden", `This mock answers only requests addressed to localhost, 127.0.0.1 or [::1], not to "${host}" (add a name with --allowed-host).`, path));
-  }
+  // A foreign Host gets nothing else, CORS headers included.
+  if (!isAllowedHost(req.headers.host, policy)) return send(res, foreignHost(req.headers.host, path));
   const cors = corsHeaders(origin, policy);
   if (isPreflight(method, req.headers)) {
     res.writeHead(204, { ...preflightHeaders(origin, req.headers["access-control-request-headers"], policy), "content-length": "0" });
     res.end();
     return 204;
   }
-  if (isCrossSiteWrite(method, req.headers, policy)) {
-    return send(res, problemDetails("forbidden", `A page on ${String(origin ?? "another site").slice(0, 100)} may not send ${method} requests to this mock (add its origin with --cors-origin).`, path), cors);
-  }
-  if (!path.startsWith("/")) {
-    return send(res, problemDetails("bad-request", "The request target must be a path (/v2/...), not a full URL or *.", path.slice(0, 200)), cors);
-  }
-  if (hasMalformedEscape(path)) {
-    return send(res, problemDetails("bad-request", "The request path has a % that does not start a valid UTF-8 escape.", path), cors);
-  }
+  const refused = refusedBeforeBody(req, method, path, policy);
+  if (refused) return send(res, refused, cors);
 
   let body = Buffer.alloc(0);
   if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) {
@@ -118,26 +109,12 @@ async function handle(req, res, { upstream, agent, policy, bounds, allowOf }, ex
     if (!read.ok) return tooLarge();
     body = Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength);
   }
-
-  let bodyWas = body.length === 0 ? "empty" : "value";
-  if (body.length > 0 && isJsonContentType(req.headers["content-type"])) {
-    let value;
-    try {
-      value = JSON.parse(body.toString("utf8"));
-    } catch (error) {
-      // The simulator's words: the parser's message in `detail`, the field error says what is wrong.
-      return send(res, problemDetails("malformed-json", `The body is not valid JSON: ${error.message}`, path, [{ pointer: "", code: "invalid_json", detail: "is not valid JSON" }]), cors);
-    }
-    const outOfBounds = checkJsonBounds(value, bounds);
-    if (outOfBounds.length > 0) {
-      return send(res, problemDetails("validation", describeCount(outOfBounds.length), path, outOfBounds), cors);
-    }
-    if (value === null) bodyWas = "null";
-  }
+  const json = isJsonContentType(req.headers["content-type"]) ? checkJsonBody(body, bounds, path) : { bodyWas: body.length === 0 ? "empty" : "value" };
+  if (json.problem) return send(res, json.problem, cors);
 
   const answer = await answerFromPrism(req, body, upstream, agent);
   const problem = withTenantError(
-    problemFor(answer, { method, path, contentType: req.headers["content-type"], bodyWas }),
+    problemFor(answer, { method, path, contentType: req.headers["content-type"], bodyWas: json.bodyWas }),
     answer,
     checkTenantHeader(req.headers["x-tenant-id"]),
     path,
@@ -152,6 +129,44 @@ async function handle(req, res, { upstream, agent, policy, bounds, allowOf }, ex
   res.writeHead(answer.status, headers);
   res.end(answer.body);
   return answer.status;
+}
+
+function foreignHost(hostHeader, path) {
+  const host = String(hostHeader ?? "").slice(0, 100);
+  return problemDetails("forbidden", `This mock answers only requests addressed to localhost, 127.0.0.1 or [::1], not to "${host}" (add a name with --allowed-host).`, path);
+}
+
+/** The problem for a request refused on its method, origin and target alone, before its body is read. */
+function refusedBeforeBody(req, method, path, policy) {
+  if (isCrossSiteWrite(method, req.headers, policy)) {
+    const origin = String(req.headers.origin ?? "another site").slice(0, 100);
+    return problemDetails("forbidden", `A page on ${origin} may not send ${method} requests to this mock (add its origin with --cors-origin).`, path);
+  }
+  if (!path.startsWith("/")) {
+    return problemDetails("bad-request", "The request target must be a path (/v2/...), not a full URL or *.", path.slice(0, 200));
+  }
+  // Prism's router throws on such a path, and its process dies.
+  if (hasMalformedEscape(path)) return problemDetails("bad-request", "The request path has a % that does not start a valid UTF-8 escape.", path);
+  return undefined;
+}
+
+/**
+ * Parses a JSON body and checks it against the bounds, before Prism sees it. `bodyWas` tells
+ * Prism's "body is required" apart: Prism reads an empty body and `null` alike.
+ * @returns {{ problem?: object, bodyWas: "empty" | "null" | "value" }}
+ */
+function checkJsonBody(body, bounds, path) {
+  if (body.length === 0) return { bodyWas: "empty" };
+  let value;
+  try {
+    value = JSON.parse(body.toString("utf8"));
+  } catch (error) {
+    // The simulator's words: the parser's message in `detail`, the field error says what is wrong.
+    return { bodyWas: "value", problem: problemDetails("malformed-json", `The body is not valid JSON: ${error.message}`, path, [{ pointer: "", code: "invalid_json", detail: "is not valid JSON" }]) };
+  }
+  const outOfBounds = checkJsonBounds(value, bounds);
+  if (outOfBounds.length > 0) return { bodyWas: "value", problem: problemDetails("validation", describeCount(outOfBounds.length), path, outOfBounds) };
+  return { bodyWas: value === null ? "null" : "value" };
 }
 
 /**
