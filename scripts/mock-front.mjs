@@ -93,7 +93,8 @@ async function handle(req, res, { upstream, agent, policy, bounds, allowOf }, ex
   if (!isAllowedHost(req.headers.host, policy)) return send(res, foreignHost(req.headers.host, path));
   const cors = corsHeaders(origin, policy);
   if (isPreflight(method, req.headers)) {
-    res.writeHead(204, { ...preflightHeaders(origin, req.headers["access-control-request-headers"], policy), "content-length": "0" });
+    const headers = preflightHeaders(origin, req.headers["access-control-request-headers"], policy, req.headers["access-control-request-private-network"]);
+    res.writeHead(204, { ...headers, "content-length": "0" });
     res.end();
     return 204;
   }

@@ -90,9 +90,16 @@ export function isPreflight(method: string | undefined, headers: { origin?: stri
 
 /**
  * The headers of a preflight answer. An allowed origin may send any header it asks for; any other
- * origin gets no CORS headers, so the browser does not send the request at all.
+ * origin gets no CORS headers, so the browser does not send the request at all. Chrome asks a
+ * page on a public origin (one added with an option) for leave to reach a loopback server with
+ * `Access-Control-Request-Private-Network: true`; pass that header's value to grant it.
  */
-export function preflightHeaders(origin: string | undefined | null, requestedHeaders: string | undefined | null, policy: LocalServerPolicy = {}): Record<string, string> {
+export function preflightHeaders(
+  origin: string | undefined | null,
+  requestedHeaders: string | undefined | null,
+  policy: LocalServerPolicy = {},
+  requestedPrivateNetwork?: string | null,
+): Record<string, string> {
   const base = corsHeaders(origin, policy);
   if (!("access-control-allow-origin" in base)) return base;
   const headers = /^[\w-]+(\s*,\s*[\w-]+)*$/.test(requestedHeaders?.trim() ?? "") ? requestedHeaders!.trim() : "content-type, x-api-key, x-tenant-id";
@@ -101,6 +108,7 @@ export function preflightHeaders(origin: string | undefined | null, requestedHea
     "access-control-allow-methods": PREFLIGHT_METHODS,
     "access-control-allow-headers": headers,
     "access-control-max-age": PREFLIGHT_MAX_AGE_SECONDS,
+    ...(requestedPrivateNetwork === "true" ? { "access-control-allow-private-network": "true" } : {}),
   };
 }
 

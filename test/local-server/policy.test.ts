@@ -101,6 +101,13 @@ describe("preflight", () => {
     expect(headers["access-control-allow-headers"]).toBe("x-api-key, content-type, prefer");
   });
 
+  it("grants an allowed origin's private-network request, and only when asked", () => {
+    const policy = { corsOrigins: ["https://app.example.test"] };
+    expect(preflightHeaders("https://app.example.test", "x-api-key", policy, "true")["access-control-allow-private-network"]).toBe("true");
+    expect(preflightHeaders("https://app.example.test", "x-api-key", policy)["access-control-allow-private-network"]).toBeUndefined();
+    expect(preflightHeaders("https://evil.example", "x-api-key", policy, "true")).toEqual({ vary: "Origin" });
+  });
+
   it("gives a foreign origin nothing to go on", () => {
     expect(preflightHeaders("https://evil.example", "x-api-key")).toEqual({ vary: "Origin" });
   });

@@ -71,6 +71,15 @@ describe("CORS", () => {
     expect(malformed.headers["access-control-allow-origin"]).toBe(origin);
   });
 
+  it("lets an added public origin reach the loopback mock through Chrome's private-network preflight", async () => {
+    const preflight = await raw(mock.baseUrl, {
+      method: "OPTIONS",
+      path: "/v2/listeners",
+      headers: { origin: "https://app.example.test", "access-control-request-method": "GET", "access-control-request-private-network": "true" },
+    });
+    expect(preflight.headers["access-control-allow-private-network"]).toBe("true");
+  });
+
   it("gives a foreign page's preflight nothing, so the browser never sends the request", async () => {
     const preflight = await raw(mock.baseUrl, {
       method: "OPTIONS",
