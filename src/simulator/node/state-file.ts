@@ -18,11 +18,9 @@ export class StateFileError extends Error {
   constructor(
     readonly file: string,
     reason: string,
+    advice = "The file was left untouched; repair it, move it away to start again from the seed, or start without --state.",
   ) {
-    super(
-      `Simulator state file ${file} cannot be used: ${reason}. The file was left untouched; ` +
-        `repair it, move it away to start again from the seed, or start without --state.`,
-    );
+    super(`Simulator state file ${file} cannot be used: ${reason}. ${advice}`);
     this.name = "StateFileError";
   }
 }
@@ -43,6 +41,20 @@ const NEWLINE = 0x0a;
 
 export function journalPath(file: string): string {
   return `${file}.journal`;
+}
+
+/** Holds the process id of the simulator using the state file, so a second one does not write beside it. */
+export function lockPath(file: string): string {
+  return `${file}.lock`;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return errorCode(error) === "EPERM"; // it exists, under another user
+  }
 }
 
 /** Temporary snapshot files of this state file: `.<name>.<pid>.<n>.tmp` beside it. */
@@ -365,51 +377,64 @@ export function createStateFilePersistence(file: string, options: StateFileOptio
     }
   }
 
+  /**
+   * Two simulators on one state file would write over each other's journal (and a second one that
+   * only fails later, on a port already in use, would already have folded the journal under the
+   * first). The lock file holds the owner's process id; one left by a process that is gone is
+   * taken over. Where no lock file can be made (a full or read-only disk), the simulator runs
+   * without one and says so.
+   */
+  async function acquireLock(): Promise<boolean> {
+    const lock = lockPath(file);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      let lockFd: number;
+      try {
+        lockFd = await fs.open(lock, "wx");
+      } catch (error) {
+        if (errorCode(error) !== "EEXIST") {
+          warn(`Simulator state file ${file}: could not create the lock file ${lock} (${(error as Error).message}); a second simulator on this file would not be noticed.`);
+          return false;
+        }
+        const owner = Number((await fs.readFile(lock).catch(() => Buffer.alloc(0))).toString("utf8").trim());
+        if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isRunning(owner)) {
+          throw new StateFileError(
+            file,
+            `another simulator, process ${owner}, is using it (${lock} holds its process id)`,
+            `Nothing was changed; stop that simulator first, or if it is not a simulator, remove ${lock}.`,
+          );
+        }
+        await fs.unlink(lock).catch(() => {});
+        continue;
+      }
+      try {
+        await writeFully(fs, lockFd, Buffer.from(`${process.pid}\n`), 0);
+      } catch {
+        // An empty lock file is taken over by the next start, as if stale; the run goes on.
+      } finally {
+        await fs.close(lockFd);
+      }
+      return true;
+    }
+    throw new StateFileError(file, `another simulator took ${lock} at the same moment`, "Nothing was changed; stop the other simulator first.");
+  }
+
+  let lockHeld = false;
+
+  async function releaseLock(): Promise<void> {
+    if (!lockHeld) return;
+    lockHeld = false;
+    await fs.unlink(lockPath(file)).catch(() => {});
+  }
+
   return {
     async load() {
-      const snapshot = await readOrUndefined(file);
-      const journalBytes = (await readOrUndefined(journal)) ?? Buffer.alloc(0);
-      let state: State | undefined;
-      if (snapshot) {
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(snapshot.toString("utf8"));
-        } catch (error) {
-          throw new StateFileError(file, `it is not valid JSON (${(error as Error).message})`);
-        }
-        const problem = stateProblem(parsed);
-        if (problem) throw new StateFileError(file, problem);
-        state = parsed as State;
+      lockHeld = await acquireLock();
+      try {
+        return await loadSaved();
+      } catch (error) {
+        await releaseLock();
+        throw error;
       }
-      const { records, goodLength, torn } = parseJournal(journalBytes, journal);
-      let index = state && indexState(state);
-      for (const changes of records) {
-        for (const change of changes) {
-          if (!state || !index) {
-            if (change.op !== "replace_state") throw new StateFileError(journal, `it holds changes but there is no state file ${file} to apply them to`);
-            state = change.state;
-            index = indexState(state);
-          } else {
-            state = applyChange(state, change, index);
-          }
-        }
-      }
-      if (torn) {
-        warn(
-          `Simulator state file ${file}: the last record of ${journal} (from byte ${torn.offset}, ${torn.reason}) was cut short by a ` +
-            `crash while it was being written; it was never acknowledged and is ignored.`,
-        );
-      }
-      length = goodLength;
-      dirtyTail = journalBytes.length > goodLength;
-
-      for (const entry of await fs.readdir(dir).catch(() => [])) {
-        if (isTempOf(file, entry)) await fs.unlink(join(dir, entry)).catch(() => {});
-      }
-      loaded = true;
-      const loadedState = state;
-      if (loadedState && journalBytes.length > 0) await compact(() => loadedState);
-      return state;
     },
 
     append(changes) {
@@ -442,8 +467,55 @@ export function createStateFilePersistence(file: string, options: StateFileOptio
         fd = undefined;
         await fs.close(handle);
       }
+      await releaseLock();
     },
   };
+
+  async function loadSaved(): Promise<State | undefined> {
+    const snapshot = await readOrUndefined(file);
+    const journalBytes = (await readOrUndefined(journal)) ?? Buffer.alloc(0);
+    let state: State | undefined;
+    if (snapshot) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(snapshot.toString("utf8"));
+      } catch (error) {
+        throw new StateFileError(file, `it is not valid JSON (${(error as Error).message})`);
+      }
+      const problem = stateProblem(parsed);
+      if (problem) throw new StateFileError(file, problem);
+      state = parsed as State;
+    }
+    const { records, goodLength, torn } = parseJournal(journalBytes, journal);
+    let index = state && indexState(state);
+    for (const changes of records) {
+      for (const change of changes) {
+        if (!state || !index) {
+          if (change.op !== "replace_state") throw new StateFileError(journal, `it holds changes but there is no state file ${file} to apply them to`);
+          state = change.state;
+          index = indexState(state);
+        } else {
+          state = applyChange(state, change, index);
+        }
+      }
+    }
+    if (torn) {
+      warn(
+        `Simulator state file ${file}: the last record of ${journal} (from byte ${torn.offset}, ${torn.reason}) was cut short by a ` +
+          `crash while it was being written; it was never acknowledged and is ignored.`,
+      );
+    }
+    length = goodLength;
+    dirtyTail = journalBytes.length > goodLength;
+
+    for (const entry of await fs.readdir(dir).catch(() => [])) {
+      if (isTempOf(file, entry)) await fs.unlink(join(dir, entry)).catch(() => {});
+    }
+    loaded = true;
+    const loadedState = state;
+    if (loadedState && journalBytes.length > 0) await compact(() => loadedState);
+    return state;
+  }
 
   async function readOrUndefined(path: string): Promise<Buffer | undefined> {
     try {
