@@ -3,7 +3,8 @@
 // journal record is written in full and fsynced; writes that arrive while an fsync is running wait
 // and share the next one (group commit), in the order they came. The journal is folded into a new
 // snapshot at start and whenever it grows past a bound; the snapshot is replaced by writing a
-// temporary file, fsyncing it, renaming it over FILE and fsyncing the directory.
+// temporary file, fsyncing it, renaming it over FILE and fsyncing the directory. FILE.lock holds the
+// process id of the simulator using the files while it runs.
 //
 // Journal record, one per append: `<byte length of json> <crc32 of json, 8 hex digits> <json>\n`,
 // where json is the array of changes. JSON text holds no raw newline, so a record is one line; a
