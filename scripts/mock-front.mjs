@@ -194,6 +194,9 @@ function forward(req, body, upstream, agent, requestHeaders) {
     // The body was read whole: send it with a length, whatever framing the client used.
     delete headers["content-length"];
     if (body.length > 0 || req.headers["content-length"] !== undefined) headers["content-length"] = String(body.length);
+    // The front read a JSON body as UTF-8, as the simulator does; a charset parameter would make
+    // Prism's body parser answer a 400 of its own (not problem+json), so it is not passed on.
+    if (isJsonContentType(headers["content-type"])) headers["content-type"] = headers["content-type"].split(";")[0].trim();
     // The document has no HEAD operations; like the simulator, the mock answers HEAD as GET (without the body).
     const method = req.method === "HEAD" ? "GET" : req.method;
     const outgoing = http.request({ host: upstream.hostname, port: upstream.port, method, path: req.url, headers, agent }, (incoming) => {

@@ -155,3 +155,37 @@ describe("Prefer: dynamic=true", () => {
     }
   });
 });
+
+describe("odd requests", () => {
+  const odd: [string, Parameters<typeof raw>[1]][] = [
+    ["an unknown method", { method: "PROPFIND", path: DEPLOYMENT, headers: KEY }],
+    ["TRACE", { method: "TRACE", path: DEPLOYMENT, headers: KEY }],
+    ["limit=1e309", { path: "/v2/deployments?limit=1e309", headers: KEY }],
+    ["limit=Infinity", { path: "/v2/deployments?limit=Infinity", headers: KEY }],
+    ["a huge offset", { path: "/v2/deployments?offset=99999999999999999999999", headers: KEY }],
+    ["a status list of 2,000 items", { path: `/v2/deployments?status=${"READY,".repeat(2000)}`, headers: KEY }],
+    ["an emoji id", { path: "/v2/deployments/%F0%9F%98%80", headers: KEY }],
+    ["a 5,000-character id", { path: `/v2/deployments/${"a".repeat(5000)}`, headers: KEY }],
+    ["a body that is not UTF-8", { method: "PATCH", path: DEPLOYMENT, headers: json, body: Buffer.from([0xff, 0xfe, 0x00, 0x7b]) }],
+    ["JSON with charset=utf-16", { method: "PATCH", path: DEPLOYMENT, headers: { ...KEY, "content-type": "application/json; charset=utf-16" }, body: "{}" }],
+    ["a JSON string body", { method: "PATCH", path: DEPLOYMENT, headers: json, body: '"just a string"' }],
+    ["nested empty arrays", { method: "PATCH", path: DEPLOYMENT, headers: json, body: "[[[]]]" }],
+    ["cpu 1e308", { method: "PATCH", path: DEPLOYMENT, headers: json, body: '{"source_config":{"resource_spec":{"cpu":1e308}}}' }],
+    ["a lone surrogate and NUL", { method: "PATCH", path: DEPLOYMENT, headers: json, body: '{"source_revision_config":{"repo_ref":"\\u0000\\ud800"}}' }],
+    ["a 7,000-character Prefer", { path: DEPLOYMENT, headers: { ...KEY, prefer: "x".repeat(7000) } }],
+    ["an empty example name", { path: DEPLOYMENT, headers: { ...KEY, prefer: "example=" } }],
+    ["Accept: application/xml", { path: DEPLOYMENT, headers: { ...KEY, accept: "application/xml" } }],
+    ["an encoded .. as id", { path: "/v2/auth/providers/%2e%2e", headers: KEY }],
+  ];
+
+  it.each(odd)("%s: an answer below 500, problem+json when an error, nothing of the machine", async (_name, options) => {
+    const answer = await raw(mock.baseUrl, options);
+    expect(answer.status, answer.text.slice(0, 300)).toBeLessThan(500);
+    if (answer.status >= 400) expect(answer.headers["content-type"], answer.text.slice(0, 300)).toMatch(/^application\/problem\+json/);
+    expect(showsInternals(answer.text), answer.text.slice(0, 300)).toBe(false);
+  });
+
+  it("still serves after all of them", async () => {
+    expect((await raw(mock.baseUrl, { path: "/v2/listeners", headers: KEY })).status).toBe(200);
+  });
+});
