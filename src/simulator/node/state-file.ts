@@ -512,9 +512,9 @@ export function createStateFilePersistence(file: string, options: StateFileOptio
     for (const entry of await fs.readdir(dir).catch(() => [])) {
       if (isTempOf(file, entry)) await fs.unlink(join(dir, entry)).catch(() => {});
     }
-    loaded = true;
     const loadedState = state;
     if (loadedState && journalBytes.length > 0) await compact(() => loadedState);
+    loaded = true;
     return state;
   }
 
