@@ -438,6 +438,23 @@ describe("journal: damage found at start", () => {
     expect(urls(state)).toEqual({ seeded: "first", one: "one", two: "two", four: "four" });
   });
 
+  it("a zero-filled tail (what a power cut can leave after the file grew) is a torn record too", async () => {
+    const { file } = await threeWrites();
+    const journal = journalPath(file);
+    writeFileSync(journal, Buffer.concat([readFileSync(journal), Buffer.alloc(4096)]));
+    const { state, warnings } = await reload(file);
+    expect(urls(state)).toEqual({ seeded: "first", one: "one", two: "two", three: "three" });
+    expect(warnings.join("\n")).toMatch(/ends before its newline.*ignored/);
+  });
+
+  it("a journal without its snapshot that does not start from a whole state stops the start", async () => {
+    const file = newFile();
+    const journalBytes = encodeRecord(put("a", "a"));
+    writeFileSync(journalPath(file), journalBytes);
+    await expect(createStateFilePersistence(file).load()).rejects.toThrow(/holds changes but there is no state file .* to apply them to/);
+    expect(readFileSync(journalPath(file))).toEqual(journalBytes);
+  });
+
   it("a damaged record that is not the last stops the start, names the file, and touches nothing", async () => {
     const { file } = await threeWrites();
     const journal = journalPath(file);
