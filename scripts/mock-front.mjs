@@ -44,7 +44,7 @@ export async function startMock(options = {}) {
   const log = logLevel === "silent" ? undefined : (line) => process.stdout.write(`${line}\n`);
   // The address it listens on is a name it answers to (HOST=192.168.1.5), unless it is a wildcard.
   const ownHost = WILDCARD_HOSTS.has(host) ? [] : [host.includes(":") && !host.startsWith("[") ? `[${host}]` : host];
-  const context = { upstream, agent, policy: { allowedHosts: [...allowedHosts, ...ownHost], corsOrigins }, bounds, log, allowOf: allowedMethods(prism.operations) };
+  const context = { upstream, agent, policy: { allowedHosts: [...allowedHosts, ...ownHost], corsOrigins }, bounds, log, routeOf: routes(prism.operations) };
   const serve = (req, res, expectsContinue = false) => {
     handle(req, res, context, expectsContinue).then(
       (status) => log?.(`${req.method} ${req.url} -> ${status}`),
@@ -85,7 +85,7 @@ export async function startMock(options = {}) {
 }
 
 /** Answers one request; resolves to the status sent. */
-async function handle(req, res, { upstream, agent, policy, bounds, allowOf }, expectsContinue) {
+async function handle(req, res, { upstream, agent, policy, bounds, routeOf }, expectsContinue) {
   const path = pathOf(req);
   const method = req.method ?? "GET";
   const origin = req.headers.origin;
@@ -120,9 +120,17 @@ async function handle(req, res, { upstream, agent, policy, bounds, allowOf }, ex
     checkTenantHeader(req.headers["x-tenant-id"]),
     path,
   );
+  if (!problem && answer.status < 400) {
+    // Prism takes any JSON media type for a body; the simulator, like the document, only the ones listed.
+    const listed = routeOf(path)?.get(method);
+    const mediaType = String(req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+    if (listed && listed.length > 0 && json.bodyWas !== "empty" && !listed.includes(mediaType)) {
+      return send(res, problemDetails("unsupported-media-type", `Send the body as ${listed.join(" or ")}${mediaType ? `, not ${mediaType}` : ""}.`, path), cors);
+    }
+  }
   if (problem?.status === 405) {
     // As the simulator says it, with the Allow header a 405 must carry.
-    const allow = allowOf(path).join(", ");
+    const allow = [...(routeOf(path)?.keys() ?? [])].join(", ");
     return send(res, { ...problem, detail: `${method} is not allowed on ${path}; allowed: ${allow}.` }, { ...cors, allow });
   }
   if (problem) return send(res, problem, { ...cors, ...passOn(answer.headers, ["sl-violations", "www-authenticate"]) });
@@ -255,21 +263,23 @@ function sendThenClose(req, res, problem, headers) {
 }
 
 /**
- * The methods the document has for a path, in the simulator's order: a function of the request
- * path, from Prism's operations (their path templates, `{name}` matching one segment).
+ * The operations Prism serves, by request path: for a path, its methods (in the simulator's order)
+ * and the media types each takes for a body. Path templates match `{name}` to one segment.
+ * @returns {(path: string) => Map<string, string[]> | undefined}
  */
-function allowedMethods(operations) {
+function routes(operations) {
   const order = ["GET", "PUT", "POST", "PATCH", "DELETE"];
-  const routes = new Map();
-  for (const { method, path } of operations) {
-    const pattern = `^${path.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[^/]+")}$`;
-    if (!routes.has(pattern)) routes.set(pattern, { regex: new RegExp(pattern), methods: new Set() });
-    routes.get(pattern).methods.add(method.toUpperCase());
+  const byPattern = new Map();
+  for (const operation of operations) {
+    const pattern = `^${operation.path.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[^/]+")}$`;
+    if (!byPattern.has(pattern)) byPattern.set(pattern, { regex: new RegExp(pattern), methods: new Map() });
+    const mediaTypes = (operation.request?.body?.contents ?? []).map((content) => String(content.mediaType).toLowerCase());
+    byPattern.get(pattern).methods.set(operation.method.toUpperCase(), mediaTypes);
   }
-  return (requestPath) => {
-    const route = [...routes.values()].find((r) => r.regex.test(requestPath));
-    return route ? order.filter((m) => route.methods.has(m)) : [];
-  };
+  for (const route of byPattern.values()) {
+    route.methods = new Map([...route.methods].sort(([a], [b]) => order.indexOf(a) - order.indexOf(b)));
+  }
+  return (requestPath) => [...byPattern.values()].find((route) => route.regex.test(requestPath))?.methods;
 }
 
 /** Sends problem details; resolves to the status. */

@@ -43,6 +43,7 @@ const MISTAKES: Record<string, () => Mistake> = {
   "a number JSON cannot hold": () => ({ method: "PATCH", path: deployment(), headers: json, body: '{"source_config":{"resource_spec":{"cpu":1e309}}}' }),
   "an empty X-Tenant-Id": () => ({ path: "/v2/deployments", headers: { ...KEY, "x-tenant-id": "" } }),
   "an X-Tenant-Id that is not a UUID, beside a bad limit": () => ({ path: "/v2/deployments?limit=500", headers: { ...KEY, "x-tenant-id": "acme" } }),
+  "a JSON media type the document does not list": () => ({ method: "PATCH", path: deployment(), headers: { ...KEY, "content-type": "application/vnd.api+json" }, body: "{}" }),
   "a text/plain body": () => ({ method: "PATCH", path: deployment(), headers: { ...KEY, "content-type": "text/plain" }, body: "{}" }),
   "a missing API key": () => ({ path: "/v2/listeners" }),
   "an unknown path": () => ({ path: "/v2/nope", headers: KEY }),
