@@ -6,7 +6,7 @@
 import { STATUS_CODES } from "node:http";
 import { BODY_REQUIRED_DETAIL, fieldDetail } from "../dist/local-server/field-details.js";
 import { fieldErrorCode, problemDetails } from "../dist/problems.js";
-import { escapePointerSegment } from "../dist/openapi/walk.js";
+import { toPointer } from "../dist/openapi/walk.js";
 
 const PRISM_ERROR = "https://stoplight.io/prism/errors#";
 
@@ -64,7 +64,7 @@ function fieldErrorOf(violation, bodyWas) {
   if (where === "body") {
     const named = propertyNamedBy(violation);
     const segments = named === undefined ? rest : [...rest, named];
-    return { pointer: segments.map((s) => `/${escapePointerSegment(s)}`).join(""), code, detail };
+    return { pointer: toPointer(segments), code, detail };
   }
   if ((where === "query" || where === "path" || where === "header") && rest[0] !== undefined) {
     // An item of an array parameter (status=READY,NOPE) is located at its index.
