@@ -1,14 +1,13 @@
 // Request validation against the document. Each operation's parameters and body are described
-// once from the document (src/openapi/walk.ts) and their validators are compiled on first use, so a
-// simulator is ready at once. Query values are coerced the way Prism does (numbers by Number(), so
+// once from the document (src/openapi/walk.ts); their validators were compiled when the package was
+// built (validators.ts), so a simulator is ready at once. Query values are coerced the way Prism does (numbers by Number(), so
 // `limit=1e1` is 10; booleans from "true"/"false"; `style: form, explode: false` arrays split on
 // commas) and the results name each violated field: `parameter` for parameters, `pointer` (a JSON
 // Pointer) for body fields, each with the `code` of the rule it broke.
-import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { fieldDetail, BODY_REQUIRED_DETAIL, REQUIRED_DETAIL } from "../local-server/field-details.js";
 import { fieldErrorCode, type FieldErrorCode } from "../problems.js";
 import { deref, escapePointerSegment, listOperations, primaryType, type OpenApiDocument } from "../openapi/walk.js";
-import { createValidators, type Validators } from "./validators.js";
+import { createValidators, type CompiledValidator, type ValidationError, type Validators } from "./validators.js";
 
 export interface FieldError {
   detail: string;
@@ -93,14 +92,14 @@ export interface ParameterValues {
   errors: FieldError[];
 }
 
-/** Checks requests against the document's operations, compiling each validator when first needed. */
+/** Checks requests against the document's operations, looking each validator up when first needed. */
 export class RequestChecker {
   private validators: Validators | undefined;
-  private compiled = new Map<string, ValidateFunction>();
+  private compiled = new Map<string, CompiledValidator>();
 
   constructor(private readonly document: OpenApiDocument) {}
 
-  private validator(key: string, schema: unknown): ValidateFunction {
+  private validator(key: string, schema: unknown): CompiledValidator {
     let fn = this.compiled.get(key);
     if (!fn) {
       this.validators ??= createValidators(this.document);
@@ -163,13 +162,13 @@ export class RequestChecker {
 }
 
 /** Points at the offending field itself, also for unknown and missing properties. */
-function pointerOf(e: ErrorObject): string {
+function pointerOf(e: ValidationError): string {
   const p = e.params as Record<string, unknown>;
   const child = p.additionalProperty ?? p.unevaluatedProperty ?? p.missingProperty;
   return typeof child === "string" ? `${e.instancePath}/${escapePointerSegment(child)}` : e.instancePath;
 }
 
-function message(e: ErrorObject): string {
+function message(e: ValidationError): string {
   return fieldDetail(e.keyword, e.message, (e.params as { allowedValues?: unknown[] }).allowedValues);
 }
 
@@ -177,7 +176,7 @@ function message(e: ErrorObject): string {
  * Drops the echoes of one violation: a nullable object (`anyOf: [{$ref}, {type: null}]`) that is
  * wrong reports "must be null" and "must match a schema in anyOf" next to the real reason.
  */
-function tidy(errors: ErrorObject[] | null | undefined): ErrorObject[] {
+function tidy(errors: ValidationError[] | null | undefined): ValidationError[] {
   const list = errors ?? [];
   const specific = new Set(list.filter((e) => !isEcho(e)).map((e) => e.instancePath));
   // A number that is not an integer also fails `format: int32`; the type error says it all.
@@ -187,7 +186,7 @@ function tidy(errors: ErrorObject[] | null | undefined): ErrorObject[] {
   );
 }
 
-function isEcho(e: ErrorObject): boolean {
+function isEcho(e: ValidationError): boolean {
   if (e.keyword === "anyOf" || e.keyword === "oneOf") return true;
   return e.keyword === "type" && (e.params as { type?: unknown }).type === "null";
 }
