@@ -3,9 +3,11 @@
 // script that imports "deployment-management-api/simulator" and "deployment-management-api" with
 // esbuild for the browser, serve it with `Content-Security-Policy: script-src 'self'` (no
 // 'unsafe-eval', no 'unsafe-inline') and run a patch-then-deploy flow in Chromium with no API
-// server behind it: the client's fetch is the simulator's.
+// server behind it: the client's fetch is the simulator's. Then the same flow through MSW's
+// service worker (msw/browser, with the package's simulatorHandlers), as Storybook runs it.
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -62,6 +64,36 @@ const EVAL_PROBE = `const out = document.getElementById("result");
 try { out.textContent = String(new Function("return 'evaluated'")()); } catch (error) { out.textContent = "refused: " + error.name; }
 `;
 
+// The flow with the client on the global fetch, answered by MSW's service worker from the simulator.
+const MSW_APP = `import { setupWorker } from "msw/browser";
+import { simulatorHandlers } from "deployment-management-api/msw";
+import { createSimulator, SEED_IDS } from "deployment-management-api/simulator";
+import { createDeploymentsClient, unwrap } from "deployment-management-api";
+
+async function main() {
+  const sim = createSimulator();
+  const worker = setupWorker(...simulatorHandlers(sim, { baseUrl: "https://api.example.test" }));
+  await worker.start({ quiet: true, onUnhandledRequest: "error", serviceWorker: { url: "/mockServiceWorker.js" } });
+  const client = createDeploymentsClient({ baseUrl: "https://api.example.test", apiKey: "storybook" });
+  const deployment_id = SEED_IDS.deployment_id;
+  const patched = unwrap(await client.PATCH("/v2/deployments/{deployment_id}", {
+    params: { path: { deployment_id } },
+    body: { source_revision_config: { repo_ref: "through-the-worker" } },
+  }));
+  await sim.advance(60);
+  const path = { deployment_id, revision_id: patched.latest_revision_id };
+  const revision = unwrap(await client.GET("/v2/deployments/{deployment_id}/revisions/{revision_id}", { params: { path } }));
+  const missing = await client.GET("/v2/deployments/{deployment_id}", { params: { path: { deployment_id: "00000000-0000-4000-8000-000000000000" } } });
+  return { status: revision.status, repo_ref: revision.source_revision_config.repo_ref, missing: missing.response.status, controlled: Boolean(navigator.serviceWorker.controller) };
+}
+
+const out = document.getElementById("result");
+main().then(
+  (result) => { out.textContent = JSON.stringify({ ok: true, result }); },
+  (error) => { out.textContent = JSON.stringify({ ok: false, error: String(error && error.stack || error) }); },
+);
+`;
+
 const page = (script: string) => `<!doctype html><meta charset="utf-8"><title>simulator</title><pre id="result"></pre><script src="/${script}"></script>`;
 
 let work: string;
@@ -70,6 +102,9 @@ let server: Server;
 let origin: string;
 const files = new Map<string, { type: string; body: string }>();
 let bundleError: string | undefined;
+let mswBundleError: string | undefined;
+// The msw the repository tests with (its dev dependency), from the npm cache.
+const MSW_VERSION = JSON.parse(readFileSync(join(ROOT, "node_modules/msw/package.json"), "utf8")).version as string;
 
 /** Bundles a script of the consumer project for the browser; esbuild's messages as text when it fails. */
 async function bundle(entry: string): Promise<{ code: string } | { errors: string }> {
@@ -99,14 +134,22 @@ beforeAll(async () => {
   consumer = join(work, "consumer");
   await mkdir(consumer);
   await writeFile(join(consumer, "package.json"), JSON.stringify({ name: "browser-consumer", private: true, type: "module" }));
-  const install = ["install", "--no-audit", "--no-fund", "--no-save", join(work, packed!.filename)];
+  // msw is an optional peer dependency: a project that uses the msw entry installs it itself. One
+  // install for both, since an install with --no-save removes what an earlier one added.
+  const install = ["install", "--no-audit", "--no-fund", "--no-save", join(work, packed!.filename), `msw@${MSW_VERSION}`];
   await run(npm, [...install, "--offline"], { cwd: consumer }).catch(() => run(npm, [...install, "--prefer-offline"], { cwd: consumer }));
 
   await writeFile(join(consumer, "app.js"), APP);
+  await writeFile(join(consumer, "msw-app.js"), MSW_APP);
   await writeFile(join(consumer, "eval-probe.js"), EVAL_PROBE);
   const app = await bundle("app.js");
   if ("errors" in app) bundleError = app.errors;
   else files.set("/app.js", { type: "text/javascript", body: app.code });
+  const mswApp = await bundle("msw-app.js");
+  if ("errors" in mswApp) mswBundleError = mswApp.errors;
+  else files.set("/msw-app.js", { type: "text/javascript", body: mswApp.code });
+  files.set("/mockServiceWorker.js", { type: "text/javascript", body: await readFile(join(consumer, "node_modules/msw/lib/mockServiceWorker.js"), "utf8") });
+  files.set("/msw.html", { type: "text/html", body: page("msw-app.js") });
   files.set("/eval-probe.js", { type: "text/javascript", body: EVAL_PROBE });
   files.set("/", { type: "text/html", body: page("app.js") });
   files.set("/eval-probe.html", { type: "text/html", body: page("eval-probe.js") });
@@ -149,8 +192,8 @@ describe.skipIf(!chromiumAvailable())(`in chromium (${CHROMIUM_PATH}) under "${P
   });
 
   /** Opens a page of the server and records what its policy refused and what it logged as errors. */
-  async function open(path: string): Promise<{ page: Page; refused: string[]; errors: string[]; result: () => Promise<string> }> {
-    const context = await browser.newContext({ serviceWorkers: "block" });
+  async function open(path: string, serviceWorkers: "allow" | "block" = "block"): Promise<{ page: Page; refused: string[]; errors: string[]; result: () => Promise<string> }> {
+    const context = await browser.newContext({ serviceWorkers });
     const page = await context.newPage();
     const refused: string[] = [];
     const errors: string[] = [];
@@ -163,7 +206,7 @@ describe.skipIf(!chromiumAvailable())(`in chromium (${CHROMIUM_PATH}) under "${P
       });
     });
     page.on("console", (message) => {
-      if (message.type() === "error") errors.push(message.text());
+      if (message.type() === "error") errors.push(`${message.text()} (${message.location().url})`);
     });
     page.on("pageerror", (error) => errors.push(error.message));
     await page.goto(`${origin}${path}`);
@@ -201,5 +244,15 @@ describe.skipIf(!chromiumAvailable())(`in chromium (${CHROMIUM_PATH}) under "${P
         },
       },
     });
+  });
+
+  it("through MSW's service worker (msw/browser + simulatorHandlers): the client on the global fetch deploys, with no policy violation", async () => {
+    expect(mswBundleError, `the msw page script did not bundle:\n${mswBundleError}`).toBeUndefined();
+    const { refused, errors, result } = await open("/msw.html", "allow");
+    const outcome = JSON.parse(await result());
+    expect(refused).toEqual([]);
+    // The browser logs the 404 the flow asks for; nothing else.
+    expect(errors).toEqual([expect.stringMatching(/status of 404 .*\(https:\/\/api\.example\.test\/v2\/deployments\/00000000-0000-4000-8000-000000000000\)$/)]);
+    expect(outcome).toEqual({ ok: true, result: { status: "DEPLOYED", repo_ref: "through-the-worker", missing: 404, controlled: true } });
   });
 });
