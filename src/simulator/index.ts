@@ -1,5 +1,18 @@
 // The simulator's entry point in Node ("deployment-management-api/simulator"): the in-process core
 // (createSimulator) and the same core on a port (startSimulator). Browsers get core.ts instead.
+// The state file's module is re-exported through declared types only, so the entry's declarations
+// name nothing from @types/node and type-check in a project without it.
+import type { Persistence } from "./changes.js";
+import { createStateFilePersistence as stateFilePersistence, StateFileError as StateFileErrorClass } from "./node/state-file.js";
+
 export * from "./core.js";
 export { startSimulator, type RunningSimulator, type SimulatorOptions } from "./node/start.js";
-export { createStateFilePersistence, StateFileError } from "./node/state-file.js";
+
+/** The persistence of `startSimulator({ stateFile })`, for `createSimulator({ persistence })` in Node: a snapshot and a journal of changes. */
+export function createStateFilePersistence(file: string): Persistence {
+  return stateFilePersistence(file);
+}
+
+/** Thrown at start when the state file cannot be used; the message names the file, which is left untouched. */
+export const StateFileError: new (file: string, reason: string) => Error & { readonly file: string } = StateFileErrorClass;
+export type StateFileError = InstanceType<typeof StateFileError>;

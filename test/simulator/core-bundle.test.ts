@@ -1,10 +1,13 @@
 // The core runs where fetch runs: bundled by esbuild for the browser it resolves nothing from Node
 // (the Node entry, which has startSimulator, does not bundle that way: the check can fail), and the
-// bundle works. A browser bundler picks the core through the package's "browser" condition.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+// bundle works. A browser bundler picks the core through the package's "browser" condition, and
+// the entry's type declarations need nothing from @types/node (a browser project has none).
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import { build } from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
 import { ROOT } from "../support/document.js";
@@ -59,4 +62,34 @@ describe("the simulator core in a browser bundle", () => {
     expect(exported.browser.default).toBe("./dist/simulator/core.js");
     expect(exported.default).toBe("./dist/simulator/index.js");
   });
+});
+
+describe("the simulator's type declarations (dist/)", () => {
+  it("type-check in a browser project: no @types/node, skipLibCheck off", async () => {
+    const dir = mkdtempSync(join(work, "types-"));
+    const entry = (name: string) => JSON.stringify(join(ROOT, "dist/simulator", name));
+    writeFileSync(
+      join(dir, "app.ts"),
+      `import { createSimulator, SEED_IDS, StateFileError } from ${entry("index.js")};
+import { createSimulator as fromCore } from ${entry("core.js")};
+const sim = createSimulator({ stepSeconds: 1, now: () => 0 });
+export const answer: Promise<Response> = sim.fetch(\`https://api.example.test/v2/deployments/\${SEED_IDS.deployment_id}\`);
+export const same: typeof sim.fetch = fromCore().fetch;
+export const isStateFileError = (e: unknown): boolean => e instanceof StateFileError;
+`,
+    );
+    writeFileSync(
+      join(dir, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, module: "esnext", moduleResolution: "bundler", target: "es2022", lib: ["es2022", "dom"], types: [], skipLibCheck: false },
+        files: ["app.ts"],
+      }),
+    );
+    const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
+    const result = await promisify(execFile)(process.execPath, [tsc, "-p", join(dir, "tsconfig.json")]).then(
+      () => "",
+      (e: { stdout?: string }) => e.stdout ?? String(e),
+    );
+    expect(result).toBe("");
+  }, 60_000);
 });
