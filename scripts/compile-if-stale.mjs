@@ -4,7 +4,7 @@
 // modification times costs milliseconds. `npm install` runs it (the `prepare` script), so a fresh
 // clone has dist/ and `npm run simulate` starts at once; later edits compile on the next run.
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, statSync, utimesSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, readdirSync, statSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -45,8 +45,22 @@ export function compileIfStale() {
   return clean;
 }
 
-// Run as a script (the `prepare` step of npm install): type errors are reported, but tsc still
-// wrote dist/, so the install goes on; `npm run typecheck` and the tests fail on them instead.
+/**
+ * tsc writes files without the executable bit; npm sets it when it installs the package, but in a
+ * checkout `npm exec dms` runs the file in dist/ as it is and would be refused.
+ */
+export function markBinsExecutable() {
+  const { bin = {} } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  for (const file of Object.values(bin)) {
+    const path = join(root, file);
+    if (existsSync(path)) chmodSync(path, 0o755);
+  }
+}
+
+// Run as a script (the `prepare` step of npm install, and after `npm run build:ts`): type errors are
+// reported, but tsc still wrote dist/, so the install goes on; `npm run typecheck` and the tests fail
+// on them instead.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   if (!compileIfStale()) process.stderr.write("tsc reported errors (above); dist/ was written all the same.\n");
+  markBinsExecutable();
 }

@@ -66,4 +66,9 @@ describe("dms from the packed tarball", () => {
       expect(await exited).toBe(0);
     }
   });
+
+  it("npm exec dms runs from a checkout too (the compiled bin is executable)", async () => {
+    const { stdout } = await run(npm, ["exec", "--no", "--", "dms", "--help"], { cwd: ROOT, env: cleanEnv() });
+    expect(stdout).toMatch(/^Usage: dms <command>/m);
+  });
 });
