@@ -4,6 +4,7 @@
 // (authentication, media type, bounds, schema), move the clock, then the operation's handler.
 import { tooLargeDetail } from "../local-server/body.js";
 import { isJsonContentType } from "../local-server/policy.js";
+import { checkTenantHeader } from "../local-server/tenant.js";
 import { checkBodyBounds, MAX_BODY_BYTES } from "./request-bounds.js";
 import type { ControlHandler } from "./control.js";
 import { problem, type Reply } from "./reply.js";
@@ -36,7 +37,6 @@ export interface HandlerConfig {
 export type Handler = (request: SimRequest) => Reply | Promise<Reply>;
 
 const CONTROL_PREFIX = "/_simulator";
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function createHandler(config: HandlerConfig): Handler {
   const routes = compileRoutes(config.operations);
@@ -90,13 +90,8 @@ export function createHandler(config: HandlerConfig): Handler {
     config.tick();
     const { values, errors } = config.checker.parameters(spec, pathValues, query, (name) => request.header(name));
     const tenantHeader = request.header("x-tenant-id");
-    if (tenantHeader !== null && !UUID.test(tenantHeader)) {
-      errors.push({
-        parameter: "X-Tenant-Id",
-        code: "format",
-        detail: tenantHeader === "" ? "must be a tenant id (a UUID), not empty; leave the header out to act without a tenant" : "must be a tenant id (a UUID)",
-      });
-    }
+    const tenantError = checkTenantHeader(tenantHeader);
+    if (tenantError) errors.push(tenantError);
     const bodyErrors = body === undefined ? config.checker.body(spec, body) : checkBody(spec, body);
     if (errors.length > 0 || bodyErrors.length > 0) {
       return problem("validation", "The request does not match the API document; see errors.", path, [...errors, ...bodyErrors]);

@@ -87,6 +87,26 @@ describe("node adapter: who may talk to it", () => {
     // The server goes on answering.
     expect((await raw(`${simulator.url}${deploymentPath}`, "GET", key)).status).toBe(200);
   });
+
+  it("a client that asks first (Expect: 100-continue) is told 413 and never asked for a too-large body; a fitting one is asked", async () => {
+    const ask = (length: number) =>
+      new Promise<{ status: number; continued: boolean }>((resolve, reject) => {
+        const { hostname, port } = new URL(simulator.url);
+        const headers = { ...key, "content-type": "application/json", "content-length": String(length), expect: "100-continue" };
+        let continued = false;
+        const req = httpRequest({ hostname, port, method: "PATCH", path: deploymentPath, headers }, (res) => {
+          res.resume();
+          res.on("end", () => resolve({ status: res.statusCode!, continued }));
+        });
+        req.on("continue", () => {
+          continued = true;
+          req.end("{}");
+        });
+        req.on("error", reject);
+      });
+    expect(await ask(50 * 1024 * 1024)).toEqual({ status: 413, continued: false });
+    expect(await ask(2)).toEqual({ status: 200, continued: true });
+  });
 });
 
 describe("the CLI (dist/simulator/cli.js)", () => {

@@ -25,7 +25,7 @@ export interface NodeServerOptions {
 const decoder = new TextDecoder();
 
 export function createNodeServer({ handle, policy, log }: NodeServerOptions): Server {
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     const started = log ? performance.now() : 0;
     const origin = req.headers.origin;
     const cors = corsHeaders(origin, policy);
@@ -38,7 +38,7 @@ export function createNodeServer({ handle, policy, log }: NodeServerOptions): Se
       return done(problem("forbidden", `This server answers only requests addressed to it by a local name, not to ${JSON.stringify(req.headers.host ?? "")}; start it with --allowed-host to add one.`, path));
     }
     if (isPreflight(req.method, req.headers)) {
-      send(res, { status: 204 }, preflightHeaders(origin, req.headers["access-control-request-headers"], policy));
+      send(res, { status: 204 }, preflightHeaders(origin, req.headers["access-control-request-headers"], policy, req.headers["access-control-request-private-network"] as string | undefined));
       return;
     }
     if (isCrossSiteWrite(req.method, req.headers, policy)) {
@@ -78,6 +78,14 @@ export function createNodeServer({ handle, policy, log }: NodeServerOptions): Se
     if (reply instanceof Promise) reply.then((r) => done(withClose(r)), failed);
     else done(reply);
   });
+  // A client that asks before uploading (Expect: 100-continue, as curl does for large bodies) is
+  // told to go on only when the body it declares fits; otherwise the 413 above is its answer and
+  // the body is never sent.
+  server.on("checkContinue", (req, res) => {
+    if (!declaresTooLarge(req.headers["content-length"], MAX_BODY_BYTES)) res.writeContinue();
+    server.emit("request", req, res);
+  });
+  return server;
 }
 
 function pathOf(req: IncomingMessage): string {
