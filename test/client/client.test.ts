@@ -1,19 +1,11 @@
 // createDeploymentsClient over real HTTP (a local node:http server): authentication headers, the
 // document's query encoding, and retries of GET but never of PATCH.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ApiError, createDeploymentsClient, parseRetryAfter, unwrap } from "../../src/index.js";
 import { deref, operations } from "../support/document.js";
-import { type Handler, type LocalServer, sendJson, startLocalServer } from "./local-server.js";
+import { type Handler, localServers, sendJson } from "./local-server.js";
 
-const servers: LocalServer[] = [];
-async function serve(handler: Handler) {
-  const server = await startLocalServer(handler);
-  servers.push(server);
-  return server;
-}
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+const serve = localServers();
 
 const DEPLOYMENT_ID = "7f1c2d4e-0000-4000-8000-000000000001";
 const page = { resources: [], offset: 0 };

@@ -3,7 +3,7 @@
 // JSON, or sends an HTML error page. Real HTTP, real sockets, small timeouts so the suite stays fast.
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   ApiError,
   createDeploymentsClient,
@@ -13,17 +13,9 @@ import {
   unwrap,
   waitForRevision,
 } from "../../src/index.js";
-import { cutMidBody, type Handler, type LocalServer, sendJson, sendText, startLocalServer } from "./local-server.js";
+import { cutMidBody, type Handler, localServers, sendJson, sendText } from "./local-server.js";
 
-const servers: LocalServer[] = [];
-async function serve(handler: Handler) {
-  const server = await startLocalServer(handler);
-  servers.push(server);
-  return server;
-}
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+const serve = localServers();
 
 const DEPLOYMENT_ID = "7f1c2d4e-0000-4000-8000-000000000001";
 const REVISION_ID = "7f1c2d4e-0000-4000-8000-0000000000aa";

@@ -2,6 +2,7 @@
 // and reads back what the client sent.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterEach } from "vitest";
 
 export interface SeenRequest {
   /** When the request arrived (Date.now()), to time the client's waits on the server's side. */
@@ -75,4 +76,20 @@ export function cutMidBody(res: ServerResponse, status = 200) {
   const partial = '{"resources": [{"id": "7f1c2d4e';
   res.writeHead(status, { "Content-Type": "application/json", "Content-Length": 4096 });
   res.write(partial, () => setTimeout(() => res.socket?.destroy(), 10));
+}
+
+/**
+ * `serve(handler)` for a test file: starts a local server per call and closes all of them after
+ * each test, so a failing test leaves no server behind.
+ */
+export function localServers(): (handler: Handler) => Promise<LocalServer> {
+  const servers: LocalServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((s) => s.close()));
+  });
+  return async (handler) => {
+    const server = await startLocalServer(handler);
+    servers.push(server);
+    return server;
+  };
 }
