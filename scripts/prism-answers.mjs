@@ -4,7 +4,7 @@
 // answers its own errors with `https://stoplight.io/prism/errors#...` types, some carrying a stack
 // trace. Pure functions: scripts/mock-front.mjs applies them.
 import { STATUS_CODES } from "node:http";
-import { BODY_REQUIRED_DETAIL, fieldDetail } from "../dist/local-server/field-details.js";
+import { BODY_REQUIRED_DETAIL, fieldDetail, withoutEchoes } from "../dist/local-server/field-details.js";
 import { fieldErrorCode, problemDetails } from "../dist/problems.js";
 import { toPointer } from "../dist/openapi/walk.js";
 
@@ -44,7 +44,7 @@ export function requestViolations(header) {
  */
 export function fieldErrorsOf(violations, bodyWas) {
   const errors = [];
-  for (const violation of withoutEchoes(violations)) {
+  for (const violation of withoutPrismEchoes(violations)) {
     const error = fieldErrorOf(violation, bodyWas);
     if (error) errors.push(error);
   }
@@ -100,22 +100,13 @@ function propertyNamedBy(violation) {
   return match?.[1];
 }
 
-/**
- * Drops the echoes of one violation, as the simulator does: a bad field inside a nullable object
- * (`anyOf: [X, {type: "null"}]`) also fails the null branch, so ajv reports the object itself as
- * "must be null" and "must match a schema in anyOf" next to the real reason; and a number that is
- * not an integer also fails `format: int32`, which the type error already says.
- */
-function withoutEchoes(violations) {
-  const where = (v) => v.location.slice(1).join("/");
-  const isEcho = (v) => v.code === "anyOf" || v.code === "oneOf" || (v.code === "type" && / must be null$/.test(String(v.message)));
-  const specific = violations.filter((v) => !isEcho(v)).map(where);
-  const wrongType = new Set(violations.filter((v) => v.code === "type" && !isEcho(v)).map(where));
-  return violations.filter((v) => {
-    const at = where(v);
-    if (isEcho(v) && specific.some((p) => p === at || p.startsWith(`${at}/`))) return false;
-    return !(v.code === "format" && wrongType.has(at));
-  });
+/** Prism's violations that say something, filtered by the rule the simulator uses (src/local-server/field-details.ts). */
+function withoutPrismEchoes(violations) {
+  return withoutEchoes(violations, (v) => ({
+    keyword: v.code,
+    path: v.location.slice(1).join("/"),
+    expectedNull: v.code === "type" && / must be null$/.test(String(v.message)),
+  }));
 }
 
 /** "The request has 2 invalid fields." */

@@ -35,3 +35,32 @@ export function fieldDetail(keyword: string, ajvMessage: string | undefined, all
   }
   return ajvMessage || keyword;
 }
+
+/** What withoutEchoes needs to know of one violation, whatever shape the validator reports it in. */
+export interface ViolationView {
+  keyword: string;
+  /** Where the violation is, as a path both servers spell alike (a JSON Pointer). */
+  path: string;
+  /** True for a `type` violation whose expected type was null (the nullable wrapper's null branch). */
+  expectedNull: boolean;
+}
+
+/**
+ * Drops the echoes of one violation: a bad field inside a nullable object (`anyOf: [X, {type:
+ * "null"}]`) also fails the null branch, so the validator reports the object itself as "must be
+ * null" and "must match a schema in anyOf" next to the real reason; and a number that is not an
+ * integer also fails `format: int32`, which the type error already says. The simulator (ajv's
+ * errors) and the mock's front (Prism's violations) both filter with this.
+ */
+export function withoutEchoes<T>(violations: readonly T[], view: (violation: T) => ViolationView): T[] {
+  const seen = violations.map((v) => ({ v, ...view(v) }));
+  const isEcho = (x: ViolationView) => x.keyword === "anyOf" || x.keyword === "oneOf" || (x.keyword === "type" && x.expectedNull);
+  const specific = seen.filter((x) => !isEcho(x)).map((x) => x.path);
+  const wrongType = new Set(seen.filter((x) => x.keyword === "type" && !isEcho(x)).map((x) => x.path));
+  return seen
+    .filter((x) => {
+      if (isEcho(x) && specific.some((p) => p === x.path || p.startsWith(`${x.path}/`))) return false;
+      return !(x.keyword === "format" && wrongType.has(x.path));
+    })
+    .map((x) => x.v);
+}

@@ -4,7 +4,7 @@
 // `limit=1e1` is 10; booleans from "true"/"false"; `style: form, explode: false` arrays split on
 // commas) and the results name each violated field: `parameter` for parameters, `pointer` (a JSON
 // Pointer) for body fields, each with the `code` of the rule it broke.
-import { fieldDetail, BODY_REQUIRED_DETAIL, REQUIRED_DETAIL } from "../local-server/field-details.js";
+import { fieldDetail, BODY_REQUIRED_DETAIL, REQUIRED_DETAIL, withoutEchoes } from "../local-server/field-details.js";
 import { fieldErrorCode, type FieldErrorCode } from "../problems.js";
 import { deref, escapePointerSegment, listOperations, primaryType, type OpenApiDocument } from "../openapi/walk.js";
 import { createValidators, type CompiledValidator, type ValidationError, type Validators } from "./validators.js";
@@ -172,26 +172,11 @@ function message(e: ValidationError): string {
   return fieldDetail(e.keyword, e.message, (e.params as { allowedValues?: unknown[] }).allowedValues);
 }
 
-/**
- * Drops the echoes of one violation: a nullable object (`anyOf: [{$ref}, {type: null}]`) that is
- * wrong reports "must be null" and "must match a schema in anyOf" next to the real reason.
- */
+/** The violations that say something: the echoes of a nullable wrapper and a redundant format error dropped. */
 function tidy(errors: ValidationError[] | null | undefined): ValidationError[] {
-  const list = errors ?? [];
-  const specific = new Set(list.filter((e) => !isEcho(e)).map((e) => e.instancePath));
-  // A number that is not an integer also fails `format: int32`; the type error says it all.
-  const wrongType = new Set(list.filter((e) => e.keyword === "type" && !isEcho(e)).map((e) => e.instancePath));
-  return list.filter(
-    (e) => (!isEcho(e) || !hasSpecificAtOrBelow(specific, e.instancePath)) && !(e.keyword === "format" && wrongType.has(e.instancePath)),
-  );
-}
-
-function isEcho(e: ValidationError): boolean {
-  if (e.keyword === "anyOf" || e.keyword === "oneOf") return true;
-  return e.keyword === "type" && (e.params as { type?: unknown }).type === "null";
-}
-
-function hasSpecificAtOrBelow(paths: Set<string>, path: string): boolean {
-  for (const p of paths) if (p === path || p.startsWith(`${path}/`)) return true;
-  return false;
+  return withoutEchoes(errors ?? [], (e) => ({
+    keyword: e.keyword,
+    path: e.instancePath,
+    expectedNull: e.keyword === "type" && (e.params as { type?: unknown }).type === "null",
+  }));
 }

@@ -1,6 +1,6 @@
 // Field error wording shared by the simulator and the mock's front.
 import { describe, expect, it } from "vitest";
-import { BODY_REQUIRED_DETAIL, enumDetail, fieldDetail, READ_ONLY_DETAIL, REQUIRED_DETAIL, UNKNOWN_FIELD_DETAIL } from "../../src/local-server/field-details.js";
+import { BODY_REQUIRED_DETAIL, enumDetail, fieldDetail, READ_ONLY_DETAIL, REQUIRED_DETAIL, UNKNOWN_FIELD_DETAIL, withoutEchoes } from "../../src/local-server/field-details.js";
 
 describe("fieldDetail", () => {
   it("replaces ajv's words where they name internals", () => {
@@ -20,5 +20,34 @@ describe("fieldDetail", () => {
     expect(fieldDetail("enum", "must be equal to one of the allowed values")).toBe("must be equal to one of the allowed values");
     expect(fieldDetail("format", undefined)).toBe("format");
     expect(BODY_REQUIRED_DETAIL).toMatch(/body is required/);
+  });
+});
+
+describe("withoutEchoes", () => {
+  const view = (v: { keyword: string; path: string; nullType?: boolean }) => ({ keyword: v.keyword, path: v.path, expectedNull: v.nullType === true });
+
+  it("drops the nullable wrapper's echoes of a violation inside the wrapped object", () => {
+    const inside = { keyword: "type", path: "/source_config/resource_spec/cpu" };
+    const violations = [
+      inside,
+      { keyword: "type", path: "/source_config/resource_spec", nullType: true },
+      { keyword: "anyOf", path: "/source_config/resource_spec" },
+    ];
+    expect(withoutEchoes(violations, view)).toEqual([inside]);
+  });
+
+  it("keeps the wrapper's own violation when nothing more specific explains it", () => {
+    const alone = [
+      { keyword: "type", path: "/source_config/resource_spec", nullType: true },
+      { keyword: "anyOf", path: "/source_config/resource_spec" },
+    ];
+    expect(withoutEchoes(alone, view)).toEqual(alone);
+  });
+
+  it("drops a format error where the type is already wrong, and keeps it alone", () => {
+    const type = { keyword: "type", path: "/limit" };
+    expect(withoutEchoes([type, { keyword: "format", path: "/limit" }], view)).toEqual([type]);
+    const format = { keyword: "format", path: "/id" };
+    expect(withoutEchoes([format], view)).toEqual([format]);
   });
 });
