@@ -157,6 +157,7 @@ Example:
 
 Exit codes:
   0    stopped by Ctrl+C or SIGTERM
-  1    could not start (bad flag, port in use, unreadable state file)
+  1    could not start (port in use, unreadable state file)
+  2    usage error: an unknown flag or a bad value (the message names it); nothing was started
 `,
 };

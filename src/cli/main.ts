@@ -44,7 +44,8 @@ async function main(argv: string[]): Promise<number> {
   }
   if (name === "simulate") {
     const { run } = await import("./commands/simulate.js");
-    await run(args);
+    const failed = await run(args);
+    if (failed !== undefined) return failed;
     // The simulator keeps the process alive until a signal stops it.
     return -1;
   }

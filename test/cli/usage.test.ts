@@ -111,6 +111,19 @@ describe("environment and flags", () => {
   });
 });
 
+describe("dms simulate", () => {
+  it.concurrent.each([
+    [["--port", "nope"], /--port must be a number/],
+    [["--bogus"], /'--bogus'/],
+    [["--cors-origin", "*"], /--cors-origin/],
+  ])("%j is a usage error (2) naming the flag, and nothing starts", async (args, message) => {
+    const result = await dms(["simulate", ...args]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stdout).toBe("");
+  });
+});
+
 describe("help", () => {
   it.concurrent.each(["deploy", "wait", "deployments", "revisions", "simulate"])("dms %s --help shows the usage, an example and the exit codes", async (command) => {
     const result = await dms([command, "--help"]);

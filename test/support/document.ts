@@ -7,8 +7,6 @@ import { deref as derefIn, listOperations } from "../../src/openapi/walk.js";
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const document: any = JSON.parse(readFileSync(new URL("../../generated/openapi.json", import.meta.url), "utf8"));
 
-export const METHODS = ["get", "put", "post", "patch", "delete"] as const;
-
 export interface Operation {
   path: string;
   method: string;

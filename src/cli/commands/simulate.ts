@@ -1,10 +1,15 @@
 // dms simulate [...]: the simulator's own command line (dms-simulator), run in this process so that
 // Ctrl+C and SIGTERM reach its handlers directly. Loaded only for this command.
-import { fileURLToPath } from "node:url";
+import { EXIT } from "../exit-codes.js";
 
-export async function run(args: string[]): Promise<void> {
-  const cli = new URL("../../simulator/cli.js", import.meta.url);
-  // dms-simulator reads its flags from process.argv, as it does when it is the program run.
-  process.argv = [process.argv[0]!, fileURLToPath(cli), ...args];
-  await import(cli.href);
+/** Starts the simulator; resolves once it listens, or with the exit code when it cannot start. */
+export async function run(args: string[]): Promise<number | undefined> {
+  const { runSimulatorCli, SimulatorUsageError } = await import("../../simulator/node/cli-main.js");
+  try {
+    await runSimulatorCli(args);
+    return undefined;
+  } catch (error) {
+    process.stderr.write(`dms simulate: ${(error as Error).message}\n`);
+    return error instanceof SimulatorUsageError ? EXIT.usage : EXIT.failed;
+  }
 }
