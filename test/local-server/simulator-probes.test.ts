@@ -4,13 +4,14 @@
 // non-JSON control writes, the API key on the control API). Each probe ends by checking that the
 // simulator still answers, and that a state file it wrote still loads.
 import { mkdtempSync, rmSync } from "node:fs";
-import http from "node:http";
+import type http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROBLEM_TYPES } from "../../src/problems.js";
 import { SEED_IDS, startSimulator, type RunningSimulator } from "../../src/simulator/index.js";
 import { raw } from "../mock/support.js";
+import { upload } from "../support/upload.js";
 
 const KEY = "probe-key";
 const auth = { "x-api-key": KEY };
@@ -169,7 +170,7 @@ describe("probes beyond the issue's list", () => {
   it("answers a 100 MB upload with a 413 the client can read while it is still sending, on the API and the control API", async () => {
     for (const path of [deployment(), "/_simulator/advance"]) {
       for (const framing of ["length", "chunked"] as const) {
-        const answer = await upload(sim.url, path, 100 * MiB, framing);
+        const answer = await upload(sim.url, { method: path.startsWith("/_simulator") ? "POST" : "PATCH", path, headers: json, total: 100 * MiB, framing });
         expect(answer.status, `${path} ${framing}`).toBe(413);
         expect(answer.body.type).toBe(PROBLEM_TYPES["content-too-large"].type);
         expect(answer.sentWhenAnswered).toBeLessThan(20 * MiB);
@@ -217,38 +218,3 @@ describe("probes beyond the issue's list", () => {
   });
 });
 
-/** Streams `total` bytes as a body and stops once an answer arrives; the answer and the bytes sent by then. */
-function upload(baseUrl: string, path: string, total: number, framing: "length" | "chunked"): Promise<{ status: number; body: any; sentWhenAnswered: number }> {
-  const url = new URL(baseUrl);
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { ...json, ...(framing === "length" ? { "content-length": String(total) } : {}) };
-    const req = http.request({ host: url.hostname, port: url.port, method: path.startsWith("/_simulator") ? "POST" : "PATCH", path, headers });
-    let sent = 0;
-    let answered = false;
-    req.on("response", (res) => {
-      answered = true;
-      const sentWhenAnswered = sent;
-      const chunks: Buffer[] = [];
-      res.on("data", (c) => chunks.push(c));
-      res.on("end", () => {
-        req.destroy();
-        resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString("utf8")), sentWhenAnswered });
-      });
-    });
-    req.on("error", (error) => {
-      if (!answered) reject(error);
-    });
-    const chunk = Buffer.alloc(64 * 1024, 0x20);
-    const write = () => {
-      while (!answered && sent < total) {
-        sent += chunk.length;
-        if (!req.write(chunk)) {
-          req.once("drain", write);
-          return;
-        }
-      }
-      if (!answered) req.end();
-    };
-    write();
-  });
-}

@@ -6,56 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REQUEST_BOUNDS } from "../../src/local-server/bounds.js";
 import { PROBLEM_TYPES } from "../../src/problems.js";
 import { DEPLOYMENT, KEY, raw, startMockProcess, type MockProcess } from "./support.js";
+import { upload } from "../support/upload.js";
 
 const json = { ...KEY, "content-type": "application/json" };
 const MiB = 1024 * 1024;
 
-/**
- * Streams `total` bytes of JSON-looking filler as the body, with a Content-Length or chunked, and
- * stops sending once an answer arrives. Resolves to the answer and the bytes sent by then.
- */
-function upload(
-  baseUrl: string,
-  total: number,
-  framing: "length" | "chunked",
-  agent?: http.Agent,
-): Promise<{ status: number; body: any; headers: http.IncomingHttpHeaders; sentWhenAnswered: number }> {
-  const url = new URL(baseUrl);
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { ...json, ...(framing === "length" ? { "content-length": String(total) } : {}) };
-    const req = http.request({ host: url.hostname, port: url.port, method: "PATCH", path: DEPLOYMENT, headers, ...(agent ? { agent } : {}) });
-    let sent = 0;
-    let answered = false;
-    req.on("response", (res) => {
-      answered = true;
-      const sentWhenAnswered = sent;
-      const chunks: Buffer[] = [];
-      res.on("data", (c) => chunks.push(c));
-      res.on("end", () => {
-        // A client that got its answer gives up the rest of the upload.
-        req.destroy();
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString("utf8")), sentWhenAnswered });
-      });
-    });
-    // The mock closes the connection a while after its 413; writing on is then refused, as expected.
-    req.on("error", (error) => {
-      if (!answered) reject(error);
-    });
-    const chunk = Buffer.alloc(64 * 1024, 0x20);
-    const write = () => {
-      while (!answered && sent < total) {
-        const piece = sent + chunk.length <= total ? chunk : chunk.subarray(0, total - sent);
-        sent += piece.length;
-        if (!req.write(piece)) {
-          req.once("drain", write);
-          return;
-        }
-      }
-      if (!answered) req.end();
-    };
-    write();
-  });
-}
 
 // `npm start` as a process of its own, to watch its memory.
 let mock: MockProcess;
@@ -70,7 +25,7 @@ describe("body size", () => {
 
   it("refuses a 100 MB body with a Content-Length before reading it, with a 413 problem", async () => {
     const before = mock.memory();
-    const answer = await upload(mock.baseUrl, 100 * MiB, "length");
+    const answer = await upload(mock.baseUrl, { method: "PATCH", path: DEPLOYMENT, headers: json, total: 100 * MiB, framing: "length" });
     expect(answer.status).toBe(413);
     expect(answer.body).toMatchObject({ type: PROBLEM_TYPES["content-too-large"].type, title: PROBLEM_TYPES["content-too-large"].title, status: 413 });
     expect(answer.body.detail).toContain(String(REQUEST_BOUNDS.maxBodyBytes));
@@ -83,7 +38,7 @@ describe("body size", () => {
 
   it("stops reading a chunked 100 MB body once it passes the bound, and its memory stays flat", async () => {
     const before = mock.memory();
-    const answer = await upload(mock.baseUrl, 100 * MiB, "chunked");
+    const answer = await upload(mock.baseUrl, { method: "PATCH", path: DEPLOYMENT, headers: json, total: 100 * MiB, framing: "chunked" });
     expect(answer.status).toBe(413);
     expect(answer.body.type).toBe(PROBLEM_TYPES["content-too-large"].type);
     expect(answer.sentWhenAnswered).toBeLessThan(20 * MiB);
@@ -122,7 +77,7 @@ describe("body size", () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {
       for (let i = 0; i < 3; i++) {
-        const answer = await upload(mock.baseUrl, 20 * MiB, i % 2 === 0 ? "length" : "chunked", agent);
+        const answer = await upload(mock.baseUrl, { method: "PATCH", path: DEPLOYMENT, headers: json, total: 20 * MiB, framing: i % 2 === 0 ? "length" : "chunked", agent });
         expect(answer.status).toBe(413);
         expect(answer.headers.connection).toBe("close");
         const next = await new Promise<number>((resolve, reject) => {
