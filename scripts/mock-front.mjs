@@ -14,12 +14,12 @@
 // `npm start` serves this; tests use it via startPrism({ front: true }) or startMock.
 import http from "node:http";
 import { startPrismServer } from "./prism-server.mjs";
-import { describeCount, isPrismError, problemFor, requestViolations } from "./prism-answers.mjs";
+import { isPrismError, problemFor, requestViolations } from "./prism-answers.mjs";
 import { declaresTooLarge, readBodyWithin, tooLargeDetail } from "../dist/local-server/body.js";
 import { checkJsonBounds, REQUEST_BOUNDS } from "../dist/local-server/bounds.js";
 import { corsHeaders, isAllowedHost, isCrossSiteWrite, isJsonContentType, isPreflight, preflightHeaders } from "../dist/local-server/policy.js";
 import { checkTenantHeader } from "../dist/local-server/tenant.js";
-import { PROBLEM_TYPES, problemDetails } from "../dist/problems.js";
+import { invalidFieldsDetail, PROBLEM_TYPES, problemDetails } from "../dist/problems.js";
 
 // Prism fakes data for `dynamic=true` with json-schema-faker, which fails on some of the document's
 // schemas at random (about 4 tries in 10 on a deployment); after this many tries the example is sent.
@@ -174,7 +174,7 @@ function checkJsonBody(body, bounds, path) {
     return { bodyWas: "value", problem: problemDetails("malformed-json", `The body is not valid JSON: ${error.message}`, path, [{ pointer: "", code: "invalid_json", detail: "is not valid JSON" }]) };
   }
   const outOfBounds = checkJsonBounds(value, bounds);
-  if (outOfBounds.length > 0) return { bodyWas: "value", problem: problemDetails("validation", describeCount(outOfBounds.length), path, outOfBounds) };
+  if (outOfBounds.length > 0) return { bodyWas: "value", problem: problemDetails("validation", invalidFieldsDetail(outOfBounds.length), path, outOfBounds) };
   return { bodyWas: value === null ? "null" : "value" };
 }
 
@@ -239,10 +239,10 @@ function withTenantError(problem, answer, tenantError, path) {
     const parameters = problem.errors.filter((e) => e.parameter !== undefined);
     const fields = problem.errors.filter((e) => e.parameter === undefined);
     const errors = [...parameters, tenantError, ...fields];
-    return { ...problem, detail: describeCount(errors.length), errors };
+    return { ...problem, detail: invalidFieldsDetail(errors.length), errors };
   }
   if (problem || answer.status >= 400) return problem;
-  return problemDetails("validation", describeCount(1), path, [tenantError]);
+  return problemDetails("validation", invalidFieldsDetail(1), path, [tenantError]);
 }
 
 /**

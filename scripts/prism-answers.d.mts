@@ -26,6 +26,5 @@ export interface MockRequest {
 }
 export declare function requestViolations(header: string | string[] | undefined): PrismViolations | undefined;
 export declare function fieldErrorsOf(violations: PrismViolation[], bodyWas: MockRequest["bodyWas"]): ProblemFieldError[];
-export declare function describeCount(n: number): string;
 export declare function isPrismError(answer: Pick<PrismAnswer, "problem">): boolean;
 export declare function problemFor(answer: PrismAnswer, request: MockRequest): (Problem & { status: number }) | undefined;

@@ -5,7 +5,7 @@
 // trace. Pure functions: scripts/mock-front.mjs applies them.
 import { STATUS_CODES } from "node:http";
 import { BODY_REQUIRED_DETAIL, fieldDetail, withoutEchoes } from "../dist/local-server/field-details.js";
-import { fieldErrorCode, problemDetails } from "../dist/problems.js";
+import { fieldErrorCode, invalidFieldsDetail, problemDetails } from "../dist/problems.js";
 import { toPointer } from "../dist/openapi/walk.js";
 
 const PRISM_ERROR = "https://stoplight.io/prism/errors#";
@@ -109,10 +109,6 @@ function withoutPrismEchoes(violations) {
   }));
 }
 
-/** "The request has 2 invalid fields." */
-export function describeCount(n) {
-  return n === 1 ? "The request has 1 invalid field." : `The request has ${n} invalid fields.`;
-}
 
 /** Whether an answer is one of Prism's own errors (not an example from the document). */
 export function isPrismError(answer) {
@@ -142,7 +138,7 @@ export function problemFor(answer, request) {
       const listed = errors.length > 0 ? `; the first ${errors.length} are listed` : "";
       return problemDetails("validation", `The request has more invalid fields than the mock can list${listed}.`, path, errors.length > 0 ? errors : [{ pointer: "", code: "invalid", detail: "does not match the API document" }]);
     }
-    return problemDetails("validation", describeCount(errors.length), path, errors);
+    return problemDetails("validation", invalidFieldsDetail(errors.length), path, errors);
   }
   if (!isPrismError(answer)) return undefined;
   const name = answer.problem.type.slice(PRISM_ERROR.length);

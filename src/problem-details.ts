@@ -4,6 +4,7 @@
 // and a program branching on `kind` never meet an empty hole.
 import { PROBLEM_TYPES, type ProblemKind } from "../generated/constants.js";
 import { toPointer } from "./openapi/walk.js";
+import { invalidFieldsDetail } from "./problems.js";
 import type { Problem, ProblemFieldError } from "./types.js";
 
 export interface ProblemDetails {
@@ -115,9 +116,6 @@ function problemFieldErrors(errors: unknown): ProblemFieldError[] {
   return errors.filter(isObject).map((e) => ({ ...e, detail: text(e.detail) ?? "is not valid" }) as ProblemFieldError);
 }
 
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? "" : "s"}`;
-}
 
 /** Problem details from an error response's status and body (parsed JSON, or the text when it was not JSON). */
 export function readProblem(status: number, body: unknown, response?: { statusText?: string; contentType?: string }): ProblemDetails {
@@ -129,7 +127,7 @@ export function readProblem(status: number, body: unknown, response?: { statusTe
     if (Array.isArray(body.detail)) {
       // FastAPI's validation error: the list of fields is the whole message.
       const errors = body.detail.map(fastApiFieldError);
-      const detail = `The request has ${plural(errors.length, "invalid field")}.`;
+      const detail = invalidFieldsDetail(errors.length);
       return { problem: undefined, type, kind, title: text(body.title) ?? reason, detail, instance, errors };
     }
     // `detail` is RFC 9457 and FastAPI; `message` and `error` are what gateways tend to send.

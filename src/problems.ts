@@ -37,3 +37,8 @@ export function fieldErrorCode(keyword: string): FieldErrorCode {
   const snake = keyword.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
   return KNOWN_CODES.has(snake) ? (snake as FieldErrorCode) : "invalid";
 }
+
+/** The `detail` of a validation problem, the same sentence from every server of this package: "The request has 2 invalid fields." */
+export function invalidFieldsDetail(count: number): string {
+  return `The request has ${count} invalid field${count === 1 ? "" : "s"}.`;
+}

@@ -5,6 +5,7 @@
 import { tooLargeDetail } from "../local-server/body.js";
 import { isJsonContentType } from "../local-server/policy.js";
 import { checkTenantHeader } from "../local-server/tenant.js";
+import { invalidFieldsDetail } from "../problems.js";
 import { checkBodyBounds, MAX_BODY_BYTES } from "./request-bounds.js";
 import type { ControlHandler } from "./control.js";
 import { problem, type Reply } from "./reply.js";
@@ -94,7 +95,7 @@ export function createHandler(config: HandlerConfig): Handler {
     if (tenantError) errors.push(tenantError);
     const bodyErrors = body === undefined ? config.checker.body(spec, body) : checkBody(spec, body);
     if (errors.length > 0 || bodyErrors.length > 0) {
-      return problem("validation", "The request does not match the API document; see errors.", path, [...errors, ...bodyErrors]);
+      return problem("validation", invalidFieldsDetail(errors.length + bodyErrors.length), path, [...errors, ...bodyErrors]);
     }
     return config.handlers[spec.operationId]!({ params: values, body, tenant: tenantHeader ?? undefined, path });
   }

@@ -55,8 +55,9 @@ const MISTAKES: Record<string, () => Mistake> = {
 function shape(answer: { status: number; text: string }, sameDetail: boolean) {
   const body = JSON.parse(answer.text);
   const errors = (body.errors ?? []).map((e: any) => ({ where: e.pointer ?? `parameter ${e.parameter}`, code: e.code, ...(sameDetail ? { detail: e.detail } : {}) }));
-  // The malformed-JSON detail carries the parser's message, the same in both: compare it too.
-  const detail = body.type === PROBLEM_TYPES["malformed-json"].type ? body.detail : undefined;
+  // The malformed-JSON detail carries the parser's message and the validation detail counts the
+  // fields, the same in both: compare them too.
+  const detail = [PROBLEM_TYPES["malformed-json"].type, PROBLEM_TYPES.validation.type].includes(body.type) ? body.detail : undefined;
   return { status: answer.status, type: body.type, title: body.title, bodyStatus: body.status, errors, detail };
 }
 
