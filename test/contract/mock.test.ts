@@ -6,20 +6,10 @@ import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../support/document.js";
 import { startPrism, type RunningPrism } from "../support/prism.js";
+import { freePort } from "../mock/support.js";
 
 const DEPLOYMENT = "/v2/deployments/3fa85f64-5717-4562-b3fc-2c963f66afa6";
 const key = { "x-api-key": "dev" };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
