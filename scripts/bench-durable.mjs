@@ -8,15 +8,12 @@
 // Goals: durable PATCH/s at least 25% of the in-memory rate; GET p99 under 50 ms while they run.
 // Environment: BENCH_SECONDS (default 10, per simulator and phase), BENCH_ROUNDS (default 5),
 // BENCH_SEED (default 10000), BENCH_WRITERS (default 10), BENCH_READERS (default 2).
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { firstLine, startGroup } from "./bench-processes.mjs";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SEED = Number(process.env.BENCH_SEED ?? 10_000);
@@ -26,38 +23,13 @@ const WARMUP_SECONDS = 2;
 const HEADERS = { "x-api-key": "bench", accept: "application/json" };
 
 const work = mkdtempSync(join(tmpdir(), "dms-bench-durable-"));
-const running = new Set();
-process.on("exit", () => {
-  for (const pid of running) {
-    try {
-      process.kill(-pid, "SIGKILL");
-    } catch {}
-  }
-  rmSync(work, { recursive: true, force: true });
-});
+process.on("exit", () => rmSync(work, { recursive: true, force: true }));
 
-/** The simulator CLI in its own process group; resolves with its URL (its first stdout line). */
+/** The simulator CLI in its own process group; `url` resolves with its URL (its first stdout line). */
 function startSimulator(extraArgs) {
   const args = ["dist/simulator/cli.js", "--port", "0", "--quiet", "--seed-deployments", String(SEED), ...extraArgs];
-  const child = spawn(process.execPath, args, { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  running.add(child.pid);
-  let stderr = "";
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  const url = new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).once("line", (line) => resolve(line.trim()));
-    exited.then((code) => reject(new Error(`the simulator exited ${code}: ${stderr}`)));
-  });
-  const stop = async () => {
-    try {
-      process.kill(-child.pid, "SIGTERM");
-    } catch {
-      return;
-    }
-    await exited;
-    running.delete(child.pid);
-  };
-  return { url, stop };
+  const { ready, stop } = startGroup(process.execPath, args, firstLine);
+  return { url: ready, stop };
 }
 
 async function allIds(url) {

@@ -11,12 +11,12 @@
 // Prints markdown tables and the ratios against the goals. Environment: BENCH_SECONDS (default 10),
 // BENCH_ROUNDS (default 5), BENCH_CONNECTIONS (default 10), BENCH_SEED (default 10000),
 // BENCH_ONLY=in-process (skip the HTTP part).
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { createInterface } from "node:readline";
 import autocannon from "autocannon";
+import { firstLine, startGroup } from "./bench-processes.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -50,52 +50,6 @@ function freePort() {
   });
 }
 
-// Groups still running if the bench fails half-way; killed on exit so no server outlives it.
-const running = new Set();
-process.on("exit", () => {
-  for (const pid of running) {
-    try {
-      process.kill(-pid, "SIGKILL");
-    } catch {}
-  }
-});
-
-/** Starts a server in its own process group; `ready` resolves with its base URL. */
-function startChild(command, args, readyFrom) {
-  const child = spawn(command, args, { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  running.add(child.pid);
-  let stderr = "";
-  child.stderr.on("data", (c) => (stderr += c));
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  const ready = new Promise((resolve, reject) => {
-    readyFrom(child, resolve);
-    exited.then((code) => reject(new Error(`${command} ${args.join(" ")} exited ${code}: ${stderr}`)));
-    setTimeout(() => reject(new Error(`${command} did not start in 60 s: ${stderr}`)), 60_000).unref();
-  });
-  return { child, ready, stop: () => stopGroup(child, exited) };
-}
-
-async function stopGroup(child, exited) {
-  try {
-    process.kill(-child.pid, "SIGTERM");
-  } catch {
-    return;
-  }
-  const timer = setTimeout(() => {
-    try {
-      process.kill(-child.pid, "SIGKILL");
-    } catch {}
-  }, 3000);
-  await exited;
-  clearTimeout(timer);
-  running.delete(child.pid);
-  // Prism's forked child may outlive its parent for a moment: make sure the group is gone.
-  try {
-    process.kill(-child.pid, "SIGKILL");
-  } catch {}
-}
-
-const firstLine = (child, resolve) => createInterface({ input: child.stdout }).once("line", (line) => resolve(line.trim()));
 
 /** Resident memory (kB) of every process in the group. */
 function groupRssKb(pgid) {
@@ -228,10 +182,10 @@ async function main() {
   }
 
   // 1. The simulator, compiled (npm run bench runs tsc first), 10,000 deployments.
-  const simulator = startChild(process.execPath, ["dist/simulator/cli.js", "--port", "0", "--quiet", "--seed-deployments", String(SEED)], firstLine);
+  const simulator = startGroup(process.execPath, ["dist/simulator/cli.js", "--port", "0", "--quiet", "--seed-deployments", String(SEED)], firstLine);
   // 2. Prism, silent (it answers any valid id with the example).
   const prismPort = await freePort();
-  const prism = startChild(
+  const prism = startGroup(
     `${ROOT}node_modules/.bin/prism`,
     ["mock", "generated/openapi.yaml", "--errors=false", "-v", "silent", "-h", "127.0.0.1", "-p", String(prismPort)],
     (child, resolve) => {
@@ -247,7 +201,7 @@ async function main() {
     },
   );
   // 3. A bare node:http server with a fixed JSON answer.
-  const bare = startChild(process.execPath, ["-e", BARE_SERVER], firstLine);
+  const bare = startGroup(process.execPath, ["-e", BARE_SERVER], firstLine);
 
   const anyId = "3f0c6a4e-8d2b-4c71-9a5e-2b7d1e6f4a90";
   const results = await measureAll([
