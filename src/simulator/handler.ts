@@ -6,7 +6,7 @@ import { tooLargeDetail } from "../local-server/body.js";
 import { isJsonContentType } from "../local-server/policy.js";
 import { checkTenantHeader } from "../local-server/tenant.js";
 import { invalidFieldsDetail } from "../problems.js";
-import { checkBodyBounds, MAX_BODY_BYTES } from "./request-bounds.js";
+import { checkJsonBounds, REQUEST_BOUNDS } from "../local-server/bounds.js";
 import type { ControlHandler } from "./control.js";
 import { problem, type Reply } from "./reply.js";
 import type { OperationHandler } from "./routes.js";
@@ -102,7 +102,7 @@ export function createHandler(config: HandlerConfig): Handler {
 
   /** The bounds first: a value too deep or too large is never handed to the schema validator. */
   function checkBody(spec: OperationSpec, body: unknown): FieldError[] {
-    const bounds = checkBodyBounds(body);
+    const bounds = checkJsonBounds(body);
     return bounds.length > 0 ? bounds : config.checker.body(spec, body);
   }
 
@@ -124,7 +124,7 @@ export function createHandler(config: HandlerConfig): Handler {
       }
       const read = await readJson(request, path, true);
       if ("status" in read) return read;
-      const bounds = checkBodyBounds(read.value);
+      const bounds = checkJsonBounds(read.value);
       if (bounds.length > 0) return problem("validation", "The request body is out of bounds; see errors.", path, bounds);
       body = read.value;
     }
@@ -138,8 +138,8 @@ function mediaTypeOf(request: SimRequest): string {
 }
 
 async function readJson(request: SimRequest, path: string, emptyIsObject: boolean): Promise<{ value: unknown } | Reply> {
-  const text = await request.text(MAX_BODY_BYTES);
-  if (text === null) return problem("content-too-large", tooLargeDetail(MAX_BODY_BYTES), path);
+  const text = await request.text(REQUEST_BOUNDS.maxBodyBytes);
+  if (text === null) return problem("content-too-large", tooLargeDetail(REQUEST_BOUNDS.maxBodyBytes), path);
   if (text.trim() === "") return { value: emptyIsObject ? {} : undefined };
   try {
     return { value: JSON.parse(text) };

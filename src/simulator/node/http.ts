@@ -14,7 +14,7 @@ import {
 } from "../../local-server/policy.js";
 import type { Handler, SimRequest } from "../handler.js";
 import { problem, replyBody, type Reply } from "../reply.js";
-import { MAX_BODY_BYTES } from "../request-bounds.js";
+import { REQUEST_BOUNDS } from "../../local-server/bounds.js";
 
 export interface NodeServerOptions {
   handle: Handler;
@@ -44,9 +44,9 @@ export function createNodeServer({ handle, policy, log }: NodeServerOptions): Se
     if (isCrossSiteWrite(req.method, req.headers, policy)) {
       return done(problem("forbidden", `Requests that change state are not accepted from pages on ${origin ?? "another site"}; start the server with --cors-origin to allow that origin.`, path));
     }
-    if (declaresTooLarge(req.headers["content-length"], MAX_BODY_BYTES)) {
+    if (declaresTooLarge(req.headers["content-length"], REQUEST_BOUNDS.maxBodyBytes)) {
       // Refused unread; the connection closes so the rest of the upload is never taken in.
-      return done({ ...problem("content-too-large", tooLargeDetail(MAX_BODY_BYTES), path), headers: { connection: "close" } });
+      return done({ ...problem("content-too-large", tooLargeDetail(REQUEST_BOUNDS.maxBodyBytes), path), headers: { connection: "close" } });
     }
     const failed = (error: unknown) => {
       log?.(`error: ${(error as Error).stack ?? String(error)}`);
@@ -82,7 +82,7 @@ export function createNodeServer({ handle, policy, log }: NodeServerOptions): Se
   // told to go on only when the body it declares fits; otherwise the 413 above is its answer and
   // the body is never sent.
   server.on("checkContinue", (req, res) => {
-    if (!declaresTooLarge(req.headers["content-length"], MAX_BODY_BYTES)) res.writeContinue();
+    if (!declaresTooLarge(req.headers["content-length"], REQUEST_BOUNDS.maxBodyBytes)) res.writeContinue();
     server.emit("request", req, res);
   });
   return server;
