@@ -80,7 +80,7 @@ export function createSimulator(options: CreateSimulatorOptions = {}): Simulator
   const control = controlHandlers({ store, writer, seed, stepSeconds, seedIds: SEED_IDS });
   const handle = createHandler({
     operations: describeOperations(openApiDocument),
-    checker: new RequestChecker(openApiDocument),
+    checker: new RequestChecker(),
     handlers: operationHandlers(store, writer, render),
     control,
     tick: () => store.tick(),
