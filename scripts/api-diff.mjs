@@ -48,7 +48,9 @@ try {
   fail(`${error.message} (see --help)`);
 }
 if (values.help) {
-  console.log("usage: node scripts/api-diff.mjs [--base api/releases/X.Y.Z.json] [--revision generated/openapi.json] [--package-version V] [--format text|json|markdown] [--write-changelog]");
+  console.log(
+    "usage: node scripts/api-diff.mjs [--base api/releases/X.Y.Z.json] [--revision generated/openapi.json] [--package-version V] [--format text|json|markdown] [--write-changelog]",
+  );
   process.exit(0);
 }
 if (!["text", "json", "markdown"].includes(values.format)) fail(`--format must be text, json or markdown, not ${JSON.stringify(values.format)}`);
@@ -63,7 +65,13 @@ const compareVersions = (a, b) => {
 async function latestRelease() {
   const names = (await readdir(releasesDir).catch(() => [])).filter((n) => /^\d+\.\d+\.\d+\.json$/.test(n));
   if (names.length === 0) fail(`no release bundle in ${relative(root, releasesDir)}/ (a file named <version>.json)`);
-  return join(releasesDir, names.map((n) => n.slice(0, -5)).sort(compareVersions).at(-1) + ".json");
+  return join(
+    releasesDir,
+    names
+      .map((n) => n.slice(0, -5))
+      .sort(compareVersions)
+      .at(-1) + ".json",
+  );
 }
 
 async function readJson(file, what) {
@@ -89,7 +97,13 @@ const versions = {
   package: { base: basePackageVersion, revision: packageVersion },
 };
 const majorBumped = (v) => parseVersion(v.revision) && parseVersion(v.base) && parseVersion(v.revision)[0] > parseVersion(v.base)[0];
-const missingBumps = breaking.length === 0 ? [] : [["info.version", versions.api], ["package.json version", versions.package]].filter(([, v]) => !majorBumped(v));
+const missingBumps =
+  breaking.length === 0
+    ? []
+    : [
+        ["info.version", versions.api],
+        ["package.json version", versions.package],
+      ].filter(([, v]) => !majorBumped(v));
 const ok = missingBumps.length === 0;
 
 const rel = (file) => relative(process.cwd(), file) || file;
@@ -118,10 +132,18 @@ function changelogSection(list, v) {
   return [
     `API changes from info.version ${v.api.base} (package ${v.package.base}) to ${v.api.revision} (package ${v.package.revision}), listed by \`npm run api:diff\`:`,
     "",
-    ...section("Breaking", list.filter((c) => c.impact === "breaking")),
-    ...section("Non-breaking", list.filter((c) => c.impact !== "breaking")),
+    ...section(
+      "Breaking",
+      list.filter((c) => c.impact === "breaking"),
+    ),
+    ...section(
+      "Non-breaking",
+      list.filter((c) => c.impact !== "breaking"),
+    ),
     ...(list.length ? [] : ["No change a client can notice.", ""]),
-  ].join("\n").trimEnd();
+  ]
+    .join("\n")
+    .trimEnd();
 }
 const line = (c) => `${c.where}: ${c.message}${c.operations.length ? ` (${c.operations.join(", ")})` : ""}`;
 
@@ -133,13 +155,16 @@ if (values["write-changelog"]) {
   const start = text.indexOf(CHANGELOG_START, heading.index);
   const end = text.indexOf(CHANGELOG_END, start);
   const nextEntry = text.indexOf("\n## ", heading.index + 1);
-  if (start < 0 || end < 0 || (nextEntry >= 0 && start > nextEntry)) fail(`the CHANGELOG.md entry for ${packageVersion} has no ${CHANGELOG_START} ... ${CHANGELOG_END} markers`);
+  if (start < 0 || end < 0 || (nextEntry >= 0 && start > nextEntry))
+    fail(`the CHANGELOG.md entry for ${packageVersion} has no ${CHANGELOG_START} ... ${CHANGELOG_END} markers`);
   await writeFile(file, text.slice(0, start + CHANGELOG_START.length) + "\n" + changelogSection(changes, versions) + "\n" + text.slice(end));
   console.error(`api:diff: wrote the API changes into the ${packageVersion} entry of CHANGELOG.md`);
 }
 
 if (values.format === "json") {
-  console.log(JSON.stringify({ base: rel(baseFile), revision: rel(revisionFile), versions, ok, missingBumps: missingBumps.map(([name]) => name), changes }, null, 2));
+  console.log(
+    JSON.stringify({ base: rel(baseFile), revision: rel(revisionFile), versions, ok, missingBumps: missingBumps.map(([name]) => name), changes }, null, 2),
+  );
 } else if (values.format === "markdown") {
   console.log(changelogSection(changes, versions));
 } else {
@@ -151,18 +176,24 @@ if (values.format === "json") {
     for (const c of list) console.log(`  ${c.side.padEnd(8)} ${line(c)}`);
   };
   print("Breaking changes", breaking);
-  print("Non-breaking changes", changes.filter((c) => c.impact !== "breaking"));
+  print(
+    "Non-breaking changes",
+    changes.filter((c) => c.impact !== "breaking"),
+  );
   if (changes.length === 0) console.log("\nNo change a client can notice.");
   console.log("");
   if (!ok) {
     for (const [name, v] of missingBumps) console.log(`FAIL: breaking changes need a new major ${name}: ${v.base} -> ${v.revision} is not one.`);
     console.log("Bump info.version in openapi/openapi.yaml and the package version (npm version major), or undo the breaking changes.");
   } else if (breaking.length > 0) {
-    console.log(`OK: ${breaking.length} breaking changes, released as a new major (info.version ${versions.api.base} -> ${versions.api.revision}, package ${versions.package.base} -> ${versions.package.revision}).`);
+    console.log(
+      `OK: ${breaking.length} breaking changes, released as a new major (info.version ${versions.api.base} -> ${versions.api.revision}, package ${versions.package.base} -> ${versions.package.revision}).`,
+    );
   } else {
     console.log(`OK: no breaking change${changes.length ? `; ${changes.length} non-breaking` : ""}.`);
     // Not a failure: additions can wait for the next release's minor bump.
-    if (changes.length > 0 && versions.api.base === versions.api.revision) console.log(`Note: info.version is still ${versions.api.base}; additions call for a new minor when they are released.`);
+    if (changes.length > 0 && versions.api.base === versions.api.revision)
+      console.log(`Note: info.version is still ${versions.api.base}; additions call for a new minor when they are released.`);
   }
 }
 process.exit(ok ? 0 : 1);

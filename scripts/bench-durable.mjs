@@ -27,7 +27,7 @@ process.on("exit", () => rmSync(work, { recursive: true, force: true }));
 
 /** The simulator CLI in its own process group; `url` resolves with its URL (its first stdout line). */
 function startSimulator(extraArgs) {
-  const args = ["dist/simulator/cli.js", "--port", "0", "--quiet", "--seed-deployments", String(SEED), ...extraArgs];
+  const args = ["dist/simulator/node/cli.js", "--port", "0", "--quiet", "--seed-deployments", String(SEED), ...extraArgs];
   const { ready, stop } = startGroup(process.execPath, args, firstLine);
   return { url: ready, stop };
 }

@@ -2,8 +2,8 @@
 // by ajv at run time (new Function) on first use, as the simulator did before the validators were
 // compiled at build time. The bench swaps it in for generated/validators.js with a module hook.
 import document from "../generated/openapi.json" with { type: "json" };
-import * as walk from "../dist/openapi/walk.js";
-import { createOpenApiValidator } from "../dist/simulator/openapi-validator.js";
+import * as walk from "../dist/shared/walk.js";
+import { createOpenApiValidator } from "../dist/simulator/core/openapi-validator.js";
 import { validatorSchemas } from "./validator-keys.mjs";
 
 const schemas = validatorSchemas(document, walk);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Start-up of the in-process simulator (dist/simulator/core.js), request validators compiled at
+// Start-up of the in-process simulator (dist/simulator/core/index.js), request validators compiled at
 // build time (generated/validators.js, ajv standalone code) against the same simulator with ajv
 // compiling them at run time (scripts/bench-start-runtime-validators.mjs swapped in by a module
 // hook). Each run is a fresh Node process, alternating the two, and measures:
@@ -16,7 +16,7 @@ import { build } from "esbuild";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const RUNS = Number(process.env.BENCH_START_RUNS ?? 15);
-const CORE = new URL("../dist/simulator/core.js", import.meta.url).href;
+const CORE = new URL("../dist/simulator/core/index.js", import.meta.url).href;
 const RUNTIME_VALIDATORS = new URL("./bench-start-runtime-validators.mjs", import.meta.url).href;
 
 // A module hook that answers generated/validators.js with the run-time compiling stand-in.
@@ -68,7 +68,12 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 async function bundleSize(variant) {
   const plugins =
     variant === "runtime"
-      ? [{ name: "runtime-validators", setup: (b) => b.onResolve({ filter: /generated\/validators\.js$/ }, () => ({ path: fileURLToPath(RUNTIME_VALIDATORS) })) }]
+      ? [
+          {
+            name: "runtime-validators",
+            setup: (b) => b.onResolve({ filter: /generated\/validators\.js$/ }, () => ({ path: fileURLToPath(RUNTIME_VALIDATORS) })),
+          },
+        ]
       : [];
   const result = await build({
     stdin: { contents: `export { createSimulator, SEED_IDS } from ${JSON.stringify(fileURLToPath(CORE))};`, resolveDir: ROOT, loader: "js" },
@@ -93,7 +98,11 @@ async function main() {
       samples[variant].push(JSON.parse(stdout));
     }
   }
-  const statuses = new Set(Object.values(samples).flat().map((s) => s.statuses.join(",")));
+  const statuses = new Set(
+    Object.values(samples)
+      .flat()
+      .map((s) => s.statuses.join(",")),
+  );
   if (statuses.size !== 1) throw new Error(`the two kinds of validator answered differently: ${[...statuses].join(" | ")}`);
   const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
   const rows = [];
@@ -106,7 +115,9 @@ async function main() {
     );
   }
   console.log(`createSimulator() start-up, median of ${RUNS} fresh processes (ms); statuses of the first answers: ${[...statuses][0]}`);
-  console.log("| request validators | import | ready | first answer of all 12 operations | total | browser bundle of the simulator entry (minified / gzipped) |");
+  console.log(
+    "| request validators | import | ready | first answer of all 12 operations | total | browser bundle of the simulator entry (minified / gzipped) |",
+  );
   console.log("|---|---|---|---|---|---|");
   for (const row of rows) console.log(row);
 }

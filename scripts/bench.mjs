@@ -50,7 +50,6 @@ function freePort() {
   });
 }
 
-
 /** Resident memory (kB) of every process in the group. */
 function groupRssKb(pgid) {
   let total = 0;
@@ -72,9 +71,7 @@ function groupRssKb(pgid) {
 
 function load(url, requests, seconds) {
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections: CONNECTIONS, duration: seconds, headers: HEADERS, requests }, (error, result) =>
-      error ? reject(error) : resolve(result),
-    );
+    autocannon({ url, connections: CONNECTIONS, duration: seconds, headers: HEADERS, requests }, (error, result) => (error ? reject(error) : resolve(result)));
   });
 }
 
@@ -114,10 +111,9 @@ async function measureAll(targets) {
   });
 }
 
-
 // --- in-process -------------------------------------------------------------------------------
 
-const CORE = pathToFileURL(`${ROOT}dist/simulator/core.js`).href;
+const CORE = pathToFileURL(`${ROOT}dist/simulator/core/index.js`).href;
 
 /** Sequential calls of `call` for `ms` milliseconds; returns how many completed. */
 async function callsFor(ms, call) {
@@ -139,8 +135,14 @@ async function measureInProcess() {
   const paths = [`/v2/deployments/${SEED_IDS.deployment_id}`];
   const bareHandler = async () => new Response(FIXED_JSON, { status: 200, headers: { "content-type": "application/json" } });
   const targets = [
-    { name: "`createSimulator().fetch`: get deployment", call: (i) => sim.fetch(new Request(base + paths[i % paths.length], { headers })).then((r) => r.json()) },
-    { name: `bare fetch handler (fixed ${Buffer.byteLength(FIXED_JSON)}-byte JSON Response)`, call: () => bareHandler(new Request(`${base}/a`, { headers })).then((r) => r.json()) },
+    {
+      name: "`createSimulator().fetch`: get deployment",
+      call: (i) => sim.fetch(new Request(base + paths[i % paths.length], { headers })).then((r) => r.json()),
+    },
+    {
+      name: `bare fetch handler (fixed ${Buffer.byteLength(FIXED_JSON)}-byte JSON Response)`,
+      call: () => bareHandler(new Request(`${base}/a`, { headers })).then((r) => r.json()),
+    },
   ];
   for (const t of targets) {
     t.count = 0;
@@ -177,12 +179,14 @@ async function main() {
   if (process.env.BENCH_ONLY === "in-process") {
     const [simFetch, bareFetch] = inProcess.targets;
     console.log(inProcess.targets.map((t) => `${t.name}: ${Math.round(t.perSecond)} calls/s`).join("\n"));
-    console.log(`ratio ${Math.round((100 * simFetch.perSecond) / bareFetch.perSecond)}%, ready ${inProcess.readyMs.toFixed(1)} ms, first answer ${inProcess.firstAnswerMs.toFixed(1)} ms`);
+    console.log(
+      `ratio ${Math.round((100 * simFetch.perSecond) / bareFetch.perSecond)}%, ready ${inProcess.readyMs.toFixed(1)} ms, first answer ${inProcess.firstAnswerMs.toFixed(1)} ms`,
+    );
     return;
   }
 
   // 1. The simulator, compiled (npm run bench runs tsc first), 10,000 deployments.
-  const simulator = startGroup(process.execPath, ["dist/simulator/cli.js", "--port", "0", "--quiet", "--seed-deployments", String(SEED)], firstLine);
+  const simulator = startGroup(process.execPath, ["dist/simulator/node/cli.js", "--port", "0", "--quiet", "--seed-deployments", String(SEED)], firstLine);
   // 2. Prism, silent (it answers any valid id with the example).
   const prismPort = await freePort();
   const prism = startGroup(

@@ -4,7 +4,7 @@
 // its .d.ts. The simulator then creates no function from text at start: it runs under a
 // Content-Security-Policy without 'unsafe-eval', and it starts without compiling anything.
 //
-// The ajv options are the simulator's own (src/simulator/openapi-validator.ts), so a compiled
+// The ajv options are the simulator's own (src/simulator/core/openapi-validator.ts), so a compiled
 // validator gives the verdicts and error objects a runtime-compiled one gives. Standalone code
 // refers to ajv's runtime helpers and to ajv-formats' format functions with require(); esbuild
 // bundles those into the module, so it imports nothing and loads the same in Node, in a browser

@@ -26,12 +26,19 @@ const redocly = join(root, "node_modules", "@redocly", "cli", "bin", "cli.js");
 
 async function listFiles(dir) {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath ?? e.path, e.name)).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath ?? e.path, e.name))
+    .sort();
 }
 
 async function hashOf(files) {
   const h = createHash("sha256");
-  for (const f of files) h.update(f.slice(root.length)).update("\0").update(await readFile(f)).update("\0");
+  for (const f of files)
+    h.update(f.slice(root.length))
+      .update("\0")
+      .update(await readFile(f))
+      .update("\0");
   return h.digest("hex");
 }
 
@@ -58,7 +65,7 @@ async function step(name, inputHash, outputs, build) {
 await mkdir(join(outDir, "docs"), { recursive: true });
 const sourceFiles = [...(await listFiles(join(root, "openapi"))), join(root, "redocly.yaml")];
 const thisScript = fileURLToPath(import.meta.url);
-const bundleHash = await hashOf([...sourceFiles, thisScript]) + (await toolVersion("@redocly/cli"));
+const bundleHash = (await hashOf([...sourceFiles, thisScript])) + (await toolVersion("@redocly/cli"));
 
 await step("bundle", bundleHash, ["openapi.json", "openapi.yaml"], async () => {
   const tmp = await mkdtemp(join(tmpdir(), "dms-bundle-"));
@@ -73,7 +80,7 @@ await step("bundle", bundleHash, ["openapi.json", "openapi.yaml"], async () => {
 });
 
 const bundled = join(outDir, "openapi.json");
-const docHash = (await hashOf([bundled, thisScript]));
+const docHash = await hashOf([bundled, thisScript]);
 
 await step("types", docHash + (await toolVersion("openapi-typescript")), ["schema.d.ts"], async () => {
   const { default: openapiTS, astToString } = await import("openapi-typescript");
@@ -137,15 +144,22 @@ await step("constants", docHash, ["constants.js", "constants.d.ts"], async () =>
 // validators.js, validators.d.ts: the simulator's request validators as ajv standalone code.
 const validatorsScript = join(root, "scripts", "build-validators.mjs");
 const validatorsTools = (await toolVersion("ajv")) + (await toolVersion("ajv-formats")) + (await toolVersion("esbuild"));
-await step("validators", docHash + (await hashOf([validatorsScript, join(root, "scripts", "validator-keys.mjs"), join(root, "src", "openapi", "walk.ts")])) + validatorsTools, ["validators.js", "validators.d.ts"], async () => {
-  const { buildValidators } = await import("./build-validators.mjs");
-  await buildValidators(bundled, outDir);
-});
+await step(
+  "validators",
+  docHash + (await hashOf([validatorsScript, join(root, "scripts", "validator-keys.mjs"), join(root, "src", "shared", "walk.ts")])) + validatorsTools,
+  ["validators.js", "validators.d.ts"],
+  async () => {
+    const { buildValidators } = await import("./build-validators.mjs");
+    await buildValidators(bundled, outDir);
+  },
+);
 
 if (withDocs) {
   // Redoc gets a copy of the bundle with code samples on every operation (x-codeSamples, built from
   // the document's examples by scripts/code-samples.mjs); the published bundle stays without them.
-  const docsInputs = ["redocly.yaml", "scripts/docs-template.hbs", "scripts/code-samples.mjs", "scripts/walk-loader.mjs", "src/openapi/walk.ts"].map((f) => join(root, f));
+  const docsInputs = ["redocly.yaml", "scripts/docs-template.hbs", "scripts/code-samples.mjs", "scripts/walk-loader.mjs", "src/shared/walk.ts"].map((f) =>
+    join(root, f),
+  );
   await step("docs", docHash + (await hashOf(docsInputs)) + (await toolVersion("@redocly/cli")), ["docs/index.html"], async () => {
     const { withCodeSamples } = await import("./code-samples.mjs");
     const { loadWalk } = await import("./walk-loader.mjs");
@@ -153,7 +167,22 @@ if (withDocs) {
     try {
       const withSamples = join(tmp, "openapi.json");
       await writeFile(withSamples, JSON.stringify(withCodeSamples(JSON.parse(await readFile(bundled, "utf8")), await loadWalk()), null, 2));
-      await run(process.execPath, [redocly, "build-docs", withSamples, "-o", join(outDir, "docs", "index.html"), "--inlineBundle", "--config", join(root, "redocly.yaml"), "--lint-config", "off"], { cwd: root });
+      await run(
+        process.execPath,
+        [
+          redocly,
+          "build-docs",
+          withSamples,
+          "-o",
+          join(outDir, "docs", "index.html"),
+          "--inlineBundle",
+          "--config",
+          join(root, "redocly.yaml"),
+          "--lint-config",
+          "off",
+        ],
+        { cwd: root },
+      );
     } finally {
       await rm(tmp, { recursive: true, force: true });
     }

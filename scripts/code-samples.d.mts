@@ -5,6 +5,6 @@ export interface CodeSample {
   source: string;
 }
 /** The bundle with `x-codeSamples` on every operation; the input is not changed. */
-export declare function withCodeSamples<T>(bundle: T, walk: typeof import("../src/openapi/walk.js")): T;
+export declare function withCodeSamples<T>(bundle: T, walk: typeof import("../src/shared/walk.js")): T;
 /** `"<path> <parameter>"` to the id the samples use for it, from the document's examples. */
-export declare function exampleIds(document: unknown, walk: typeof import("../src/openapi/walk.js")): Map<string, string>;
+export declare function exampleIds(document: unknown, walk: typeof import("../src/shared/walk.js")): Map<string, string>;

@@ -46,7 +46,7 @@ function deployFlags(body) {
 /**
  * The bundle with `x-codeSamples` on every operation; the input is not changed.
  * @param {any} bundle the bundled document (generated/openapi.json)
- * @param {typeof import("../src/openapi/walk.js")} walk
+ * @param {typeof import("../src/shared/walk.js")} walk
  */
 export function withCodeSamples(bundle, walk) {
   const document = structuredClone(bundle);
@@ -138,7 +138,8 @@ function exampleRequest(document, walk, entry, ids) {
   const query = {};
   for (const param of entry.parameters) {
     if (param.in === "path") path[param.name] = ids.get(`${entry.path} ${param.name}`) ?? `<${param.name}>`;
-    else if (param.in === "query" && (param.required || param.example !== undefined)) query[param.name] = param.example ?? param.schema?.default ?? param.schema?.examples?.[0];
+    else if (param.in === "query" && (param.required || param.example !== undefined))
+      query[param.name] = param.example ?? param.schema?.default ?? param.schema?.examples?.[0];
   }
   const media = entry.operation.requestBody ? walk.deref(document, entry.operation.requestBody)?.content?.["application/json"] : undefined;
   const body = firstExample(document, walk, media);
@@ -199,7 +200,10 @@ function typeScriptSample(entry, request, baseUrl) {
   if (Object.keys(request.query).length > 0) params.push(`query: ${literal(request.query)}`);
   if (params.length > 0) options.push(`params: { ${params.join(", ")} }`);
   if (request.body !== undefined) options.push(`body: ${literal(request.body)}`);
-  const call = options.length > 0 ? `client.${method}(${JSON.stringify(entry.path)}, {\n    ${options.join(",\n    ")},\n  })` : `client.${method}(${JSON.stringify(entry.path)})`;
+  const call =
+    options.length > 0
+      ? `client.${method}(${JSON.stringify(entry.path)}, {\n    ${options.join(",\n    ")},\n  })`
+      : `client.${method}(${JSON.stringify(entry.path)})`;
   const name = resultName(entry.operationId);
   return [
     `import { createDeploymentsClient, unwrap } from "deployment-management-api";`,

@@ -55,7 +55,7 @@ export async function openOfflinePage(browser, { width = 1280, height = 800 } = 
   await page.exposeFunction("__reportPolicyViolation", (url) => refusedByPolicy.push(url));
   await page.addInitScript(() => {
     document.addEventListener("securitypolicyviolation", (event) => {
-      // @ts-ignore: exposed by openOfflinePage
+      // @ts-expect-error: exposed by openOfflinePage
       window.__reportPolicyViolation(event.blockedURI);
     });
   });
@@ -72,7 +72,10 @@ export function sidebarGroups(page) {
 
 /** Expands the tag's sidebar group and lists its operations as { summary, method, href }. */
 export async function expandTag(page, tagName) {
-  const group = sidebarGroups(page).filter({ has: page.locator(`a[href$="${tagSlugHint(tagName)}"]`) }).filter({ hasText: tagName }).first();
+  const group = sidebarGroups(page)
+    .filter({ has: page.locator(`a[href$="${tagSlugHint(tagName)}"]`) })
+    .filter({ hasText: tagName })
+    .first();
   const items = group.locator('[data-component-name="Menu/MenuItem"]');
   // A click on an open group closes it: click only when its operations are not showing. On a busy
   // machine a click can land while the sidebar is still moving from the previous one and do
@@ -88,7 +91,10 @@ export async function expandTag(page, tagName) {
   return items.evaluateAll((elements) =>
     elements.map((element) => {
       const link = element.querySelector("a");
-      const [summary = "", method = ""] = (link?.innerText ?? "").split("\n").map((s) => s.trim()).filter(Boolean);
+      const [summary = "", method = ""] = (link?.innerText ?? "")
+        .split("\n")
+        .map((s) => s.trim())
+        .filter(Boolean);
       return { summary, method, href: link?.getAttribute("href") ?? "" };
     }),
   );
@@ -96,7 +102,13 @@ export async function expandTag(page, tagName) {
 
 // Redoc links a tag at /<slug of its name>: "OAuth providers" -> /oauth-providers.
 function tagSlugHint(tagName) {
-  return "/" + tagName.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  return (
+    "/" +
+    tagName
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "")
+  );
 }
 
 /**

@@ -32,7 +32,16 @@ async function redocly() {
 }
 
 async function spectral() {
-  const out = await jsonOutput([join(root, "node_modules/@stoplight/spectral-cli/dist/index.js"), "lint", "generated/openapi.json", "--ruleset", ".spectral.yaml", "--format", "json", "--quiet"]);
+  const out = await jsonOutput([
+    join(root, "node_modules/@stoplight/spectral-cli/dist/index.js"),
+    "lint",
+    "generated/openapi.json",
+    "--ruleset",
+    ".spectral.yaml",
+    "--format",
+    "json",
+    "--quiet",
+  ]);
   const results = JSON.parse(out.slice(out.indexOf("[")) || "[]");
   return {
     errors: results.filter((r) => r.severity === 0).length,

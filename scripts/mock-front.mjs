@@ -19,7 +19,7 @@ import { declaresTooLarge, readBodyWithin, tooLargeDetail } from "../dist/local-
 import { checkJsonBounds, REQUEST_BOUNDS } from "../dist/local-server/bounds.js";
 import { corsHeaders, isAllowedHost, isCrossSiteWrite, isJsonContentType, isPreflight, preflightHeaders } from "../dist/local-server/policy.js";
 import { checkTenantHeader } from "../dist/local-server/tenant.js";
-import { invalidFieldsDetail, PROBLEM_TYPES, problemDetails } from "../dist/problems.js";
+import { invalidFieldsDetail, PROBLEM_TYPES, problemDetails } from "../dist/shared/problems.js";
 
 // Prism fakes data for `dynamic=true` with json-schema-faker, which fails on some of the document's
 // schemas at random (about 4 tries in 10 on a deployment); after this many tries the example is sent.
@@ -50,7 +50,8 @@ export async function startMock(options = {}) {
       (status) => log?.(`${req.method} ${req.url} -> ${status}`),
       (error) => {
         log?.(`${req.method} ${req.url} failed: ${error?.stack ?? error}`);
-        if (!res.headersSent) send(res, problemDetails("internal", "The mock failed to answer this request.", pathOf(req)), corsHeaders(req.headers.origin, context.policy));
+        if (!res.headersSent)
+          send(res, problemDetails("internal", "The mock failed to answer this request.", pathOf(req)), corsHeaders(req.headers.origin, context.policy));
         else res.destroy();
       },
     );
@@ -123,9 +124,16 @@ async function handle(req, res, { upstream, agent, policy, bounds, routeOf }, ex
   if (!problem && answer.status < 400) {
     // Prism takes any JSON media type for a body; the simulator, like the document, only the ones listed.
     const listed = routeOf(path)?.get(method);
-    const mediaType = String(req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+    const mediaType = String(req.headers["content-type"] ?? "")
+      .split(";")[0]
+      .trim()
+      .toLowerCase();
     if (listed && listed.length > 0 && json.bodyWas !== "empty" && !listed.includes(mediaType)) {
-      return send(res, problemDetails("unsupported-media-type", `Send the body as ${listed.join(" or ")}${mediaType ? `, not ${mediaType}` : ""}.`, path), cors);
+      return send(
+        res,
+        problemDetails("unsupported-media-type", `Send the body as ${listed.join(" or ")}${mediaType ? `, not ${mediaType}` : ""}.`, path),
+        cors,
+      );
     }
   }
   if (problem?.status === 405) {
@@ -142,7 +150,11 @@ async function handle(req, res, { upstream, agent, policy, bounds, routeOf }, ex
 
 function foreignHost(hostHeader, path) {
   const host = String(hostHeader ?? "").slice(0, 100);
-  return problemDetails("forbidden", `This mock answers only requests addressed to localhost, 127.0.0.1 or [::1], not to "${host}" (add a name with --allowed-host).`, path);
+  return problemDetails(
+    "forbidden",
+    `This mock answers only requests addressed to localhost, 127.0.0.1 or [::1], not to "${host}" (add a name with --allowed-host).`,
+    path,
+  );
 }
 
 /** The problem for a request refused on its method, origin and target alone, before its body is read. */
@@ -171,7 +183,12 @@ function checkJsonBody(body, bounds, path) {
     value = JSON.parse(body.toString("utf8"));
   } catch (error) {
     // The simulator's words: the parser's message in `detail`, the field error says what is wrong.
-    return { bodyWas: "value", problem: problemDetails("malformed-json", `The body is not valid JSON: ${error.message}`, path, [{ pointer: "", code: "invalid_json", detail: "is not valid JSON" }]) };
+    return {
+      bodyWas: "value",
+      problem: problemDetails("malformed-json", `The body is not valid JSON: ${error.message}`, path, [
+        { pointer: "", code: "invalid_json", detail: "is not valid JSON" },
+      ]),
+    };
   }
   const outOfBounds = checkJsonBounds(value, bounds);
   if (outOfBounds.length > 0) return { bodyWas: "value", problem: problemDetails("validation", invalidFieldsDetail(outOfBounds.length), path, outOfBounds) };
@@ -189,7 +206,10 @@ async function answerFromPrism(req, body, upstream, agent) {
     const answer = await forward(req, body, upstream, agent, req.headers);
     if (!dynamic || answer.status < 500 || !isPrismError(answer)) return answer;
     if (attempt < DYNAMIC_TRIES) continue;
-    const staticPrefer = prefer.replace(/(^|,)\s*dynamic\s*=\s*true\s*(?=,|$)/i, "").replace(/^\s*,\s*/, "").trim();
+    const staticPrefer = prefer
+      .replace(/(^|,)\s*dynamic\s*=\s*true\s*(?=,|$)/i, "")
+      .replace(/^\s*,\s*/, "")
+      .trim();
     const { prefer: _dropped, ...headers } = req.headers;
     return forward(req, body, upstream, agent, staticPrefer === "" ? headers : { ...headers, prefer: staticPrefer });
   }
@@ -254,7 +274,12 @@ function withTenantError(problem, answer, tenantError, path) {
  */
 function sendThenClose(req, res, problem, headers) {
   const text = JSON.stringify(problem);
-  res.writeHead(problem.status, { ...headers, "content-type": "application/problem+json", "content-length": String(Buffer.byteLength(text)), connection: "close" });
+  res.writeHead(problem.status, {
+    ...headers,
+    "content-type": "application/problem+json",
+    "content-length": String(Buffer.byteLength(text)),
+    connection: "close",
+  });
   res.write(text);
   const timer = setTimeout(() => res.end(), LINGER_MS);
   timer.unref();
@@ -271,7 +296,10 @@ function routes(operations) {
   const order = ["GET", "PUT", "POST", "PATCH", "DELETE"];
   const byPattern = new Map();
   for (const operation of operations) {
-    const pattern = `^${operation.path.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[^/]+")}$`;
+    const pattern = `^${operation.path
+      .split(/\{[^}]+\}/)
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+      .join("[^/]+")}$`;
     if (!byPattern.has(pattern)) byPattern.set(pattern, { regex: new RegExp(pattern), methods: new Map() });
     const mediaTypes = (operation.request?.body?.contents ?? []).map((content) => String(content.mediaType).toLowerCase());
     byPattern.get(pattern).methods.set(operation.method.toUpperCase(), mediaTypes);

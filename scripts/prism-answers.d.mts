@@ -1,5 +1,5 @@
 // Types for scripts/prism-answers.mjs, so TypeScript tests can import it.
-import type { Problem, ProblemFieldError } from "../dist/types.js";
+import type { Problem, ProblemFieldError } from "../dist/shared/types.js";
 export interface PrismViolation {
   location: string[];
   severity: string;

@@ -5,8 +5,8 @@
 // trace. Pure functions: scripts/mock-front.mjs applies them.
 import { STATUS_CODES } from "node:http";
 import { BODY_REQUIRED_DETAIL, fieldDetail, withoutEchoes } from "../dist/local-server/field-details.js";
-import { fieldErrorCode, invalidFieldsDetail, problemDetails } from "../dist/problems.js";
-import { toPointer } from "../dist/openapi/walk.js";
+import { fieldErrorCode, invalidFieldsDetail, problemDetails } from "../dist/shared/problems.js";
+import { toPointer } from "../dist/shared/walk.js";
 
 const PRISM_ERROR = "https://stoplight.io/prism/errors#";
 
@@ -109,7 +109,6 @@ function withoutPrismEchoes(violations) {
   }));
 }
 
-
 /** Whether an answer is one of Prism's own errors (not an example from the document). */
 export function isPrismError(answer) {
   return typeof answer.problem?.type === "string" && answer.problem.type.startsWith(PRISM_ERROR);
@@ -136,7 +135,12 @@ export function problemFor(answer, request) {
     const errors = fieldErrorsOf(violations, request.bodyWas);
     if (answer.violations.truncated || errors.length === 0) {
       const listed = errors.length > 0 ? `; the first ${errors.length} are listed` : "";
-      return problemDetails("validation", `The request has more invalid fields than the mock can list${listed}.`, path, errors.length > 0 ? errors : [{ pointer: "", code: "invalid", detail: "does not match the API document" }]);
+      return problemDetails(
+        "validation",
+        `The request has more invalid fields than the mock can list${listed}.`,
+        path,
+        errors.length > 0 ? errors : [{ pointer: "", code: "invalid", detail: "does not match the API document" }],
+      );
     }
     return problemDetails("validation", invalidFieldsDetail(errors.length), path, errors);
   }
@@ -160,7 +164,13 @@ export function problemFor(answer, request) {
     default:
       if (answer.status >= 500) return problemDetails("internal", "The mock could not produce an answer for this request.", path);
       // A status no problem kind covers (406 for an Accept header the document cannot satisfy).
-      return { type: "about:blank", title: STATUS_CODES[answer.status] ?? "Error", status: answer.status, detail: firstLine(answer.problem.detail) ?? "", instance: path };
+      return {
+        type: "about:blank",
+        title: STATUS_CODES[answer.status] ?? "Error",
+        status: answer.status,
+        detail: firstLine(answer.problem.detail) ?? "",
+        instance: path,
+      };
   }
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run simulate [-- flags]: runs the compiled simulator CLI (dist/simulator/cli.js) in this
+// npm run simulate [-- flags]: runs the compiled simulator CLI (dist/simulator/node/cli.js) in this
 // process, compiling first only when a source changed since the last compile.
 import { existsSync } from "node:fs";
 import { join } from "node:path";

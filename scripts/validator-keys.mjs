@@ -1,7 +1,7 @@
 // The request validators the simulator asks for, by key: `body:<operationId>` (the schema of the
 // request body's first media type) and `parameter:<operationId>:<in>:<name>`. Shared by the build
 // (scripts/build-validators.mjs) and the start-up bench, so both name the same schemas. Imports
-// nothing: `walk` is src/openapi/walk.ts, from the source (walk-loader.mjs) or from dist/.
+// nothing: `walk` is src/shared/walk.ts, from the source (walk-loader.mjs) or from dist/.
 
 /** @returns {Map<string, unknown>} key -> schema (which may $ref the document's components) */
 export function validatorSchemas(document, { deref, listOperations }) {

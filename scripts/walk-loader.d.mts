@@ -1,2 +1,2 @@
 // Types for scripts/walk-loader.mjs.
-export declare function loadWalk(): Promise<typeof import("../src/openapi/walk.js")>;
+export declare function loadWalk(): Promise<typeof import("../src/shared/walk.js")>;

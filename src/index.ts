@@ -7,10 +7,10 @@ export {
   type PathWith,
   type RequestInitFor,
   type ResultFor,
-} from "./client.js";
-export { DEFAULT_RETRY, parseRetryAfter, type RetryOptions } from "./retry.js";
-export { DEFAULT_TIMEOUT_MS, RequestTimeoutError } from "./timeout.js";
-export { ApiError, unwrap, type ApiErrorOptions, type ClientResult } from "./errors.js";
+} from "./client/client.js";
+export { DEFAULT_RETRY, parseRetryAfter, type RetryOptions } from "./client/retry.js";
+export { DEFAULT_TIMEOUT_MS, RequestTimeoutError } from "./client/timeout.js";
+export { ApiError, unwrap, type ApiErrorOptions, type ClientResult } from "./client/errors.js";
 export {
   DEFAULT_PAGE_SIZE,
   paginate,
@@ -19,7 +19,7 @@ export {
   type PageOf,
   type PaginateArgs,
   type PaginateParams,
-} from "./paginate.js";
+} from "./client/paginate.js";
 export {
   DEFAULT_WAIT,
   isTerminalRevisionStatus,
@@ -27,9 +27,9 @@ export {
   RevisionWaitTimeoutError,
   waitForRevision,
   type WaitForRevisionOptions,
-} from "./wait-for-revision.js";
-export { deployRevision, NoRevisionCreatedError, type DeployedRevision } from "./deploy-revision.js";
-export type * from "./types.js";
+} from "./client/wait-for-revision.js";
+export { deployRevision, NoRevisionCreatedError, type DeployedRevision } from "./client/deploy-revision.js";
+export type * from "./shared/types.js";
 export {
   DEPLOYMENT_STATUSES,
   DEPLOYMENT_TYPES,

@@ -2,7 +2,7 @@
 // under a base URL from an in-process simulator, for msw/node (Vitest, Jest), msw/browser and
 // Storybook. msw is an optional peer dependency: only this entry imports it, never the client.
 import { http, type HttpHandler } from "msw";
-import { checkHttpUrl } from "./option-checks.js";
+import { checkHttpUrl } from "./client/option-checks.js";
 
 /** What the handlers need from a simulator: `createSimulator()` from "deployment-management-api/simulator" has it. */
 export interface FetchingSimulator {

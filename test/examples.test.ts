@@ -1,7 +1,7 @@
 // Every named example in the document (request bodies and responses) validates against the
 // schema of its media type, with ajv in 2020-12 mode compiled from the bundle.
 import { describe, expect, it } from "vitest";
-import { createOpenApiValidator, describeErrors } from "../src/simulator/openapi-validator.js";
+import { createOpenApiValidator, describeErrors } from "../src/simulator/core/openapi-validator.js";
 import { deref, document, operations } from "./support/document.js";
 
 const validator = createOpenApiValidator(document);
@@ -37,7 +37,11 @@ describe("examples", () => {
     const examples = document.components.examples;
     const deployments = Object.entries<any>(examples).filter(([n]) => /^Deployment(ScmHost|ExternalDocker|InternalDocker|InternalSource)$/.test(n));
     const pageIds = examples.DeploymentPageFirst.value.resources.map((d: any) => d.id);
-    const revisionIds = new Set(Object.values<any>(examples).filter((e) => e.value?.status && e.value?.source_revision_config).map((e) => e.value.id));
+    const revisionIds = new Set(
+      Object.values<any>(examples)
+        .filter((e) => e.value?.status && e.value?.source_revision_config)
+        .map((e) => e.value.id),
+    );
     for (const [, d] of deployments) expect(pageIds).toContain(d.value.id);
     // The scm deployment's latest and active revisions are both shown as revision examples.
     expect(revisionIds).toContain(examples.DeploymentScmHost.value.latest_revision_id);

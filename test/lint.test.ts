@@ -37,7 +37,20 @@ describe("lint", () => {
     await writeFile(join(dir, ".spectral.yaml"), ruleset);
     let stdout = "";
     try {
-      await run(process.execPath, [join(ROOT, "node_modules/@stoplight/spectral-cli/dist/index.js"), "lint", join(dir, "openapi.json"), "-r", join(dir, ".spectral.yaml"), "-f", "json", "--quiet"], { cwd: dir, maxBuffer: 1 << 26 });
+      await run(
+        process.execPath,
+        [
+          join(ROOT, "node_modules/@stoplight/spectral-cli/dist/index.js"),
+          "lint",
+          join(dir, "openapi.json"),
+          "-r",
+          join(dir, ".spectral.yaml"),
+          "-f",
+          "json",
+          "--quiet",
+        ],
+        { cwd: dir, maxBuffer: 1 << 26 },
+      );
     } catch (error: any) {
       stdout = error.stdout;
     }

@@ -50,7 +50,16 @@ afterAll(async () => {
 describe("npm pack", () => {
   it("packs the compiled client, its types and the generated files, not the sources or tests", () => {
     const paths = packed.files.map((f) => f.path);
-    for (const file of ["package.json", "dist/index.js", "dist/index.d.ts", "dist/client.js", "generated/schema.d.ts", "generated/constants.js", "generated/constants.d.ts", "generated/openapi.json"]) {
+    for (const file of [
+      "package.json",
+      "dist/index.js",
+      "dist/index.d.ts",
+      "dist/client/client.js",
+      "generated/schema.d.ts",
+      "generated/constants.js",
+      "generated/constants.d.ts",
+      "generated/openapi.json",
+    ]) {
       expect(paths).toContain(file);
     }
     expect(paths.filter((p) => p.startsWith("src/") || p.startsWith("test/") || p.endsWith(".tsbuildinfo"))).toEqual([]);
@@ -85,7 +94,15 @@ describe("npm pack", () => {
 
 /** Writes a NodeNext tsconfig for the consumer project, with a browser lib. */
 async function writeConsumerTsconfig(name: string, files: string[], options: Record<string, unknown>): Promise<void> {
-  const compilerOptions = { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", lib: ["ES2022", "DOM", "DOM.Iterable"], strict: true, noEmit: true, ...options };
+  const compilerOptions = {
+    target: "ES2022",
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    lib: ["ES2022", "DOM", "DOM.Iterable"],
+    strict: true,
+    noEmit: true,
+    ...options,
+  };
   await writeFile(join(consumer, name), JSON.stringify({ compilerOptions, files }));
 }
 
@@ -203,7 +220,13 @@ console.log(JSON.stringify({ names, status, revisionStatuses: REVISION_STATUSES.
         }
         if (req.url.pathname === "/v2/deployments") {
           const offset = Number(req.url.searchParams.get("offset"));
-          const resources = offset < 4 ? [{ id: `d${offset}`, name: "a" }, { id: `d${offset + 1}`, name: "b" }] : [{ id: "last", name: "c" }];
+          const resources =
+            offset < 4
+              ? [
+                  { id: `d${offset}`, name: "a" },
+                  { id: `d${offset + 1}`, name: "b" },
+                ]
+              : [{ id: "last", name: "c" }];
           return sendJson(res, 200, { resources, offset: offset + resources.length });
         }
         sendJson(res, 404, { title: "Not Found", detail: "no such deployment" });

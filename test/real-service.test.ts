@@ -4,7 +4,7 @@
 // bounds it enforces. The test fails when a schema is stricter than the service (a consumer would
 // crash on a null the type said could not be there) or looser where the service guarantees a field.
 import { describe, expect, it } from "vitest";
-import { createOpenApiValidator, describeErrors } from "../src/simulator/openapi-validator.js";
+import { createOpenApiValidator, describeErrors } from "../src/simulator/core/openapi-validator.js";
 import { document } from "./support/document.js";
 
 const validator = createOpenApiValidator(document);
@@ -32,14 +32,29 @@ const FACTS: Record<string, Facts> = {
   Listener: {
     required: ["compute_type", "compute_id", "compute_config", "id", "created_at", "updated_at"],
     nullable: ["version"],
-    sample: { id: uuid, compute_type: "k8s", compute_id: "prod-eu", compute_config: { k8s_namespaces: null }, version: null, created_at: when, updated_at: when },
+    sample: {
+      id: uuid,
+      compute_type: "k8s",
+      compute_id: "prod-eu",
+      compute_config: { k8s_namespaces: null },
+      version: null,
+      created_at: when,
+      updated_at: when,
+    },
   },
   AgentConnection: {
     required: ["id", "agent_id", "oauth_token_id", "provider_id", "provider_account_label", "scopes", "expires_at", "created_by", "created_at"],
     nullable: ["provider_account_label", "expires_at"],
     sample: {
-      id: "c1", agent_id: "a1", oauth_token_id: "t1", provider_id: "github", provider_account_label: null,
-      scopes: ["repo"], expires_at: null, created_by: "u1", created_at: when,
+      id: "c1",
+      agent_id: "a1",
+      oauth_token_id: "t1",
+      provider_id: "github",
+      provider_account_label: null,
+      scopes: ["repo"],
+      expires_at: null,
+      created_by: "u1",
+      created_at: when,
     },
   },
   Secret: { required: ["name", "value"], nullable: [], sample: { name: "A", value: "b" } },
@@ -50,8 +65,18 @@ const FACTS: Record<string, Facts> = {
     required: ["name", "image"],
     nullable: ["imagePullPolicy", "command", "args", "workingDir", "env", "envFrom", "resources", "volumeMounts", "securityContext", "restartPolicy"],
     sample: {
-      name: "otel", image: "otel/collector:1", imagePullPolicy: null, command: null, args: null, workingDir: null, env: null,
-      envFrom: null, resources: null, volumeMounts: null, securityContext: null, restartPolicy: null,
+      name: "otel",
+      image: "otel/collector:1",
+      imagePullPolicy: null,
+      command: null,
+      args: null,
+      workingDir: null,
+      env: null,
+      envFrom: null,
+      resources: null,
+      volumeMounts: null,
+      securityContext: null,
+      restartPolicy: null,
     },
   },
   EnvVar: { required: ["name"], nullable: ["value", "valueFrom"], sample: { name: "A", value: null, valueFrom: null } },
@@ -63,7 +88,17 @@ const FACTS: Record<string, Facts> = {
   Volume: {
     required: [],
     nullable: ["configMap", "secret", "emptyDir", "persistentVolumeClaim", "nfs", "projected", "downwardAPI", "csi"],
-    sample: { name: "cfg", configMap: { name: "x" }, secret: null, emptyDir: null, persistentVolumeClaim: null, nfs: null, projected: null, downwardAPI: null, csi: null },
+    sample: {
+      name: "cfg",
+      configMap: { name: "x" },
+      secret: null,
+      emptyDir: null,
+      persistentVolumeClaim: null,
+      nfs: null,
+      projected: null,
+      downwardAPI: null,
+      csi: null,
+    },
   },
   ResourceRequirements: { required: [], nullable: ["limits", "requests"], sample: { limits: null, requests: null } },
 };
@@ -71,8 +106,12 @@ const FACTS: Record<string, Facts> = {
 // Every resource_spec field may be null.
 const RESOURCE_SPEC_FIELDS = Object.keys(document.components.schemas.ResourceSpec.properties);
 const CPU_BOUNDS: Record<string, [number, number]> = {
-  cpu: [0.1, 8], queue_cpu: [0.1, 8], redis_cpu: [0.1, 8],
-  cpu_limit: [0.1, 16], queue_cpu_limit: [0.1, 16], redis_cpu_limit: [0.1, 16],
+  cpu: [0.1, 8],
+  queue_cpu: [0.1, 8],
+  redis_cpu: [0.1, 8],
+  cpu_limit: [0.1, 16],
+  queue_cpu_limit: [0.1, 16],
+  redis_cpu_limit: [0.1, 16],
 };
 
 describe("the document accepts what the real service sends", () => {

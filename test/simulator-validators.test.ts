@@ -4,8 +4,8 @@
 // objects on the document's examples and on broken copies of them.
 import { describe, expect, it } from "vitest";
 import { compiledValidator, VALIDATOR_KEYS } from "../generated/validators.js";
-import { deref, listOperations } from "../src/openapi/walk.js";
-import { createOpenApiValidator } from "../src/simulator/openapi-validator.js";
+import { deref, listOperations } from "../src/shared/walk.js";
+import { createOpenApiValidator } from "../src/simulator/core/openapi-validator.js";
 import { document } from "./support/document.js";
 
 const runtime = createOpenApiValidator(document);
@@ -36,7 +36,11 @@ function targets(): Target[] {
     for (const p of parameters) {
       const schema = p.schema ?? {};
       const items = deref<any>(document, schema).items;
-      out.push({ key: `parameter:${operationId}:${p.in}:${p.name}`, schema, examples: [...examplesAt(p), ...examplesAt(schema), ...(items ? examplesAt(items).map((v) => [v]) : [])] });
+      out.push({
+        key: `parameter:${operationId}:${p.in}:${p.name}`,
+        schema,
+        examples: [...examplesAt(p), ...examplesAt(schema), ...(items ? examplesAt(items).map((v) => [v]) : [])],
+      });
     }
     if (operation.requestBody) {
       const content = deref<any>(document, operation.requestBody).content ?? {};

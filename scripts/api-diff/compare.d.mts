@@ -10,4 +10,4 @@ export interface Change {
   /** The operationIds that reach the change. */
   operations: string[];
 }
-export declare function compareDocuments(base: unknown, revision: unknown, walk: typeof import("../../src/openapi/walk.js")): Change[];
+export declare function compareDocuments(base: unknown, revision: unknown, walk: typeof import("../../src/shared/walk.js")): Change[];

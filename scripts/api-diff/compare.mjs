@@ -10,7 +10,7 @@
 // the generated TypeScript types lose them, so code that names them stops compiling.
 // Descriptions, examples and other documentation-only keywords are not compared.
 //
-// `walk` is src/openapi/walk.ts (see ../walk-loader.mjs); it is passed in so this module stays a
+// `walk` is src/shared/walk.ts (see ../walk-loader.mjs); it is passed in so this module stays a
 // plain function of its inputs.
 
 /**
@@ -25,7 +25,7 @@ const MAX_BOUNDS = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "max
 /**
  * @param {any} base the released bundle
  * @param {any} revision the bundle being released
- * @param {typeof import("../../src/openapi/walk.js")} walk
+ * @param {typeof import("../../src/shared/walk.js")} walk
  * @returns {Change[]}
  */
 export function compareDocuments(base, revision, walk) {
@@ -108,7 +108,14 @@ function compareRequestBody(ctx, key, oldRaw, newRaw) {
   const now = newRaw ? ctx.walk.deref(ctx.revision, newRaw) : undefined;
   if (!old && !now) return;
   if (!now) return ctx.record("breaking", "request", where, "request body removed", ctx.operation);
-  if (!old) return ctx.record(now.required ? "breaking" : "non-breaking", "request", where, now.required ? "required request body added" : "optional request body added", ctx.operation);
+  if (!old)
+    return ctx.record(
+      now.required ? "breaking" : "non-breaking",
+      "request",
+      where,
+      now.required ? "required request body added" : "optional request body added",
+      ctx.operation,
+    );
   if (!old.required && now.required) ctx.record("breaking", "request", where, "request body made required", ctx.operation);
   compareContent(ctx, "request", where, old.content ?? {}, now.content ?? {});
 }
@@ -213,7 +220,8 @@ function compareSecuritySchemes(base, revision, record) {
       record("breaking", "document", where, `security scheme changed (${describeScheme(old)} -> ${describeScheme(now)})`);
     }
   }
-  for (const name of Object.keys(after)) if (!(name in before)) record("non-breaking", "document", `components.securitySchemes.${name}`, "security scheme added");
+  for (const name of Object.keys(after))
+    if (!(name in before)) record("non-breaking", "document", `components.securitySchemes.${name}`, "security scheme added");
 }
 
 function describeScheme(s) {
@@ -227,7 +235,18 @@ function describeScheme(s) {
  * wrapper `anyOf: [X, {type: "null"}]` seen through (null joins the types).
  */
 function flatten(doc, walk, raw, depth = 0) {
-  const out = { types: undefined, enum: undefined, format: undefined, properties: new Map(), required: new Set(), closed: false, items: [], additional: [], branches: undefined, name: undefined };
+  const out = {
+    types: undefined,
+    enum: undefined,
+    format: undefined,
+    properties: new Map(),
+    required: new Set(),
+    closed: false,
+    items: [],
+    additional: [],
+    branches: undefined,
+    name: undefined,
+  };
   if (depth > 30) return out;
   if (raw && typeof raw.$ref === "string") {
     const match = /^#\/components\/schemas\/([^/]+)$/.exec(raw.$ref);
@@ -253,7 +272,12 @@ function mergeInto(out, doc, walk, schema, depth) {
   if (Array.isArray(branches)) {
     const { schema: single, nullable } = walk.unwrapNullable(doc, schema);
     if (single !== schema) {
-      const inner = flatten(doc, walk, branches.find((b) => !walk.isNullBranch(doc, b)), depth + 1);
+      const inner = flatten(
+        doc,
+        walk,
+        branches.find((b) => !walk.isNullBranch(doc, b)),
+        depth + 1,
+      );
       if (nullable && inner.types) inner.types = new Set([...inner.types, "null"]);
       intersect(out, inner);
       // Nullability added by a wrapper belongs to the place that wraps, not to the named schema inside.
@@ -264,24 +288,36 @@ function mergeInto(out, doc, walk, schema, depth) {
     }
   }
   const own = {
-    types: schema.type !== undefined ? new Set([].concat(schema.type)) : schema.properties || schema.additionalProperties !== undefined ? new Set(["object"]) : undefined,
+    types:
+      schema.type !== undefined
+        ? new Set([].concat(schema.type))
+        : schema.properties || schema.additionalProperties !== undefined
+          ? new Set(["object"])
+          : undefined,
     enum: schema.const !== undefined ? [schema.const] : schema.enum,
     format: schema.format,
     // A property whose schema is `false` can never be sent or received: it is as good as absent.
-    properties: new Map(Object.entries(schema.properties ?? {}).filter(([, v]) => v !== false).map(([k, v]) => [k, [v]])),
+    properties: new Map(
+      Object.entries(schema.properties ?? {})
+        .filter(([, v]) => v !== false)
+        .map(([k, v]) => [k, [v]]),
+    ),
     required: new Set(schema.required ?? []),
     closed: schema.additionalProperties === false || schema.unevaluatedProperties === false,
     items: schema.items && typeof schema.items === "object" ? [schema.items] : [],
     additional: schema.additionalProperties && typeof schema.additionalProperties === "object" ? [schema.additionalProperties] : [],
   };
-  own.never = Object.entries(schema.properties ?? {}).filter(([, v]) => v === false).map(([k]) => k);
+  own.never = Object.entries(schema.properties ?? {})
+    .filter(([, v]) => v === false)
+    .map(([k]) => k);
   for (const bound of [...MIN_BOUNDS, ...MAX_BOUNDS, "pattern"]) if (schema[bound] !== undefined) own[bound] = schema[bound];
   intersect(out, own);
 }
 
 // Both schemas must hold (allOf): the allowed types and enum values are those both allow, the bounds the tighter.
 function intersect(out, part) {
-  if (part.types) out.types = out.types ? new Set([...out.types].filter((t) => part.types.has(t) || (t === "integer" && part.types.has("number")))) : new Set(part.types);
+  if (part.types)
+    out.types = out.types ? new Set([...out.types].filter((t) => part.types.has(t) || (t === "integer" && part.types.has("number")))) : new Set(part.types);
   if (part.enum) out.enum = out.enum ? out.enum.filter((v) => part.enum.some((w) => same(v, w))) : [...part.enum];
   if (part.format) out.format = part.format;
   for (const [name, list] of part.properties) out.properties.set(name, [...(out.properties.get(name) ?? []), ...list]);
@@ -319,7 +355,14 @@ function compareSchemas(ctx, side, where, oldRaw, newRaw, seen) {
 
   const atSite = (impactOn) => (message) => ctx.record(side === impactOn ? "breaking" : "non-breaking", side, site, message, ctx.operation);
   const nullAtSite = old.wrapped || now.wrapped;
-  compareTypes(old.types, now.types, narrowed, widened, side, nullAtSite ? { narrowed: atSite("request"), widened: atSite("response") } : { narrowed, widened });
+  compareTypes(
+    old.types,
+    now.types,
+    narrowed,
+    widened,
+    side,
+    nullAtSite ? { narrowed: atSite("request"), widened: atSite("response") } : { narrowed, widened },
+  );
   compareEnums(old.enum, now.enum, narrowed, widened, removed, side);
   if (old.format !== now.format) {
     if (old.format && now.format) {
@@ -349,8 +392,10 @@ function compareSchemas(ctx, side, where, oldRaw, newRaw, seen) {
     }
     if (side === "request" && !old.required.has(name) && now.required.has(name)) ctx.record("breaking", side, field, "field made required", ctx.operation);
     if (side === "request" && old.required.has(name) && !now.required.has(name)) ctx.record("non-breaking", side, field, "field made optional", ctx.operation);
-    if (side === "response" && old.required.has(name) && !now.required.has(name)) ctx.record("breaking", side, field, "field made optional (may be absent)", ctx.operation);
-    if (side === "response" && !old.required.has(name) && now.required.has(name)) ctx.record("non-breaking", side, field, "field made required (always sent)", ctx.operation);
+    if (side === "response" && old.required.has(name) && !now.required.has(name))
+      ctx.record("breaking", side, field, "field made optional (may be absent)", ctx.operation);
+    if (side === "response" && !old.required.has(name) && now.required.has(name))
+      ctx.record("non-breaking", side, field, "field made required (always sent)", ctx.operation);
     compareSchemas(ctx, side, field, asAllOf(list), asAllOf(next), seen);
   }
   for (const name of now.properties.keys()) {

@@ -1,6 +1,6 @@
 // Where to send requests and with which key: flags first, then DMS_BASE_URL, DMS_API_KEY and DMS_TENANT_ID.
-import { createDeploymentsClient, type DeploymentsClient } from "../client.js";
-import { DEFAULT_TIMEOUT_MS } from "../timeout.js";
+import { createDeploymentsClient, type DeploymentsClient } from "../client/client.js";
+import { DEFAULT_TIMEOUT_MS } from "../client/timeout.js";
 import { parseDuration, UsageError } from "./usage.js";
 
 /** The flags every command that calls the API accepts. */

@@ -1,6 +1,6 @@
 // The body of `dms deploy`'s PATCH, built from its flags.
 import { REVISION_SOURCES } from "../../generated/constants.js";
-import type { DeploymentPatch, RevisionSource } from "../types.js";
+import type { DeploymentPatch, RevisionSource } from "../shared/types.js";
 import { nonEmpty, parseChoices, UsageError } from "./usage.js";
 
 export const DEPLOY_PATCH_OPTIONS = {
@@ -24,7 +24,7 @@ export interface DeployPatchFlags {
 }
 
 // The rule of which patch creates a revision lives in one place, for the CLI, the client and the simulator.
-export { createsRevision } from "../revision-rules.js";
+export { createsRevision } from "../shared/revision-rules.js";
 
 // Kubernetes' rule for environment variable names, the strictest place a secret name ends up.
 const SECRET_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;

@@ -1,5 +1,5 @@
 // The exit codes of `dms`, one per outcome a CI script may want to tell apart.
-import type { RevisionStatus } from "../types.js";
+import type { RevisionStatus } from "../shared/types.js";
 
 export const EXIT = Object.freeze({
   /** The revision ended DEPLOYED (or the command did what it was asked). */

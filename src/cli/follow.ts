@@ -1,8 +1,8 @@
 // The part `dms deploy` and `dms wait` share: wait for one revision while reporting each state
 // change, then report the outcome (stdout, --json, GitHub Actions) and choose the exit code.
-import type { DeploymentsClient } from "../client.js";
-import type { RevisionStatus } from "../types.js";
-import { RevisionWaitTimeoutError, waitForRevision } from "../wait-for-revision.js";
+import type { DeploymentsClient } from "../client/client.js";
+import type { RevisionStatus } from "../shared/types.js";
+import { RevisionWaitTimeoutError, waitForRevision } from "../client/wait-for-revision.js";
 import { EXIT, exitCodeForStatus } from "./exit-codes.js";
 import { annotateError, appendGithubSummary, writeGithubOutputs } from "./github.js";
 import { Interrupted } from "./interrupt.js";

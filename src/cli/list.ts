@@ -20,7 +20,10 @@ export async function take<T>(items: AsyncIterable<T>, limit: number): Promise<T
 export function table(header: string[], rows: string[][]): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const format = (cells: string[]) =>
-    cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ").trimEnd();
+    cells
+      .map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
   return [format(header), ...rows.map(format)];
 }
 

@@ -53,11 +53,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 async function runCommand(name: Exclude<Command, "simulate">, args: string[]): Promise<number> {
-  const [{ Redactor }, { UsageError }, { annotateError }] = await Promise.all([
-    import("./redact.js"),
-    import("./usage.js"),
-    import("./github.js"),
-  ]);
+  const [{ Redactor }, { UsageError }, { annotateError }] = await Promise.all([import("./redact.js"), import("./usage.js"), import("./github.js")]);
   const io = { stdout: process.stdout, stderr: process.stderr, env: process.env, redactor: new Redactor() };
   try {
     const module =
@@ -79,7 +75,8 @@ async function runCommand(name: Exclude<Command, "simulate">, args: string[]): P
     process.stderr.write(`${message}\nRun "dms ${name} --help" for its flags.\n`);
     annotateError(io, `dms ${name}`, error.message);
     // With --json the last line on stdout is always a result object.
-    if (args.includes("--json")) process.stdout.write(JSON.stringify({ event: "result", exit_code: 2, error: { kind: "usage", message: io.redactor.apply(error.message) } }) + "\n");
+    if (args.includes("--json"))
+      process.stdout.write(JSON.stringify({ event: "result", exit_code: 2, error: { kind: "usage", message: io.redactor.apply(error.message) } }) + "\n");
     return 2;
   }
 }

@@ -1,7 +1,7 @@
 // Errors of a call as lines for people and as a JSON value: the problem details of an API error
 // (status, title, detail, each field error), or the reason a server could not be reached.
-import { ApiError } from "../errors.js";
-import { RequestTimeoutError } from "../timeout.js";
+import { ApiError } from "../client/errors.js";
+import { RequestTimeoutError } from "../client/timeout.js";
 
 export interface DescribedError {
   /** One line for the log and for the GitHub annotation. */
@@ -43,7 +43,11 @@ export function describeError(error: unknown, baseUrl: string): DescribedError {
   if (error instanceof RequestTimeoutError) {
     // A PATCH is never retried, and one that timed out may still have been applied.
     const hint = error.method === "PATCH" ? "; the patch may have been applied: check with dms revisions" : "";
-    return { summary: `${error.message}${hint}`, details: [], json: { kind: "request_timeout", method: error.method, path: error.path, timeout_ms: error.timeoutMs } };
+    return {
+      summary: `${error.message}${hint}`,
+      details: [],
+      json: { kind: "request_timeout", method: error.method, path: error.path, timeout_ms: error.timeoutMs },
+    };
   }
   if (error instanceof TypeError) {
     const reason = networkReason(error);

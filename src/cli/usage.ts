@@ -51,9 +51,7 @@ export function parseDuration(flag: string, raw: string | undefined, fallbackMs:
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(raw.trim());
   const ms = match ? Number(match[1]) * UNITS_MS[match[2] ?? "s"]! : NaN;
   if (!(ms > 0) || !Number.isFinite(ms) || ms > 2 ** 31 - 1) {
-    throw new UsageError(
-      `${flag} "${raw}" is not a duration: use a number above 0 with ms, s, m or h, such as 20m (a bare number is seconds)`,
-    );
+    throw new UsageError(`${flag} "${raw}" is not a duration: use a number above 0 with ms, s, m or h, such as 20m (a bare number is seconds)`);
   }
   return Math.round(ms);
 }

@@ -4,8 +4,8 @@
 // Infinity, which JSON.stringify then writes as null. The bounds are far above anything a real
 // deployment carries (Kubernetes objects nest about ten levels; a container list has a handful of
 // entries). No Node imports.
-import { escapePointerSegment } from "../openapi/walk.js";
-import type { FieldErrorCode } from "../problems.js";
+import { escapePointerSegment } from "../shared/walk.js";
+import type { FieldErrorCode } from "../shared/problems.js";
 
 export interface RequestBounds {
   /** Bytes of a request body; a longer body is refused with 413 before it is read in full. */

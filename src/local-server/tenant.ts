@@ -2,7 +2,7 @@
 // API-key-like header (a UUID), so a schema validator never looks at its value; an empty or
 // malformed value must not quietly mean "no tenant" (which shows every tenant's resources), so it
 // is a field error. No Node imports.
-import type { FieldErrorCode } from "../problems.js";
+import type { FieldErrorCode } from "../shared/problems.js";
 
 export const TENANT_HEADER = "X-Tenant-Id";
 

@@ -192,7 +192,10 @@ describe.skipIf(!chromiumAvailable())(`in chromium (${CHROMIUM_PATH}) under "${P
   });
 
   /** Opens a page of the server and records what its policy refused and what it logged as errors. */
-  async function open(path: string, serviceWorkers: "allow" | "block" = "block"): Promise<{ page: Page; refused: string[]; errors: string[]; result: () => Promise<string> }> {
+  async function open(
+    path: string,
+    serviceWorkers: "allow" | "block" = "block",
+  ): Promise<{ page: Page; refused: string[]; errors: string[]; result: () => Promise<string> }> {
     const context = await browser.newContext({ serviceWorkers });
     const page = await context.newPage();
     const refused: string[] = [];
@@ -201,7 +204,7 @@ describe.skipIf(!chromiumAvailable())(`in chromium (${CHROMIUM_PATH}) under "${P
     // Added by the browser itself, before any script of the page: the policy does not apply to it.
     await page.addInitScript(() => {
       document.addEventListener("securitypolicyviolation", (event) => {
-        // @ts-ignore: exposed above
+        // @ts-expect-error: exposed above
         window.__reportPolicyViolation(`${event.violatedDirective} refused ${event.blockedURI}`);
       });
     });

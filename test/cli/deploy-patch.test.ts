@@ -1,7 +1,7 @@
 // The patch `dms deploy` sends, and the rule of which patch creates a revision.
 import { describe, expect, it } from "vitest";
 import { buildDeployPatch, createsRevision, readSecrets } from "../../src/cli/deploy-patch.js";
-import type { DeploymentPatch } from "../../src/types.js";
+import type { DeploymentPatch } from "../../src/shared/types.js";
 
 describe("createsRevision", () => {
   const cases: [string, DeploymentPatch, boolean][] = [
@@ -25,10 +25,9 @@ describe("buildDeployPatch", () => {
   it("sends exactly the fields given", () => {
     expect(buildDeployPatch({ ref: "release/2.4" }, [])).toEqual({ source_revision_config: { repo_ref: "release/2.4" } });
     expect(
-      buildDeployPatch(
-        { "graph-config-path": "agent.json", "image-uri": "r/i:1", "source-tarball-path": "s.tgz", "revision-source": "internal_docker" },
-        [{ name: "A", value: "1" }],
-      ),
+      buildDeployPatch({ "graph-config-path": "agent.json", "image-uri": "r/i:1", "source-tarball-path": "s.tgz", "revision-source": "internal_docker" }, [
+        { name: "A", value: "1" },
+      ]),
     ).toEqual({
       source_revision_config: { graph_config_path: "agent.json", image_uri: "r/i:1", source_tarball_path: "s.tgz" },
       revision_source: "internal_docker",

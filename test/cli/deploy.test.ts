@@ -2,7 +2,7 @@
 // as a child process. Tests use distinct seeded deployments so they can run at the same time.
 import { createServer, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSimulator, type RunningSimulator } from "../../src/simulator/index.js";
+import { startSimulator, type RunningSimulator } from "../../src/simulator/node/index.js";
 import { sendJson, startLocalServer, type LocalServer } from "../client/local-server.js";
 import { API_KEY, dms, jsonLines, SimulatorControl, startDms } from "./support.js";
 
@@ -14,10 +14,7 @@ let ids: string[];
 
 beforeAll(async () => {
   // 0.05 s per state: a revision is DEPLOYED after about 0.35 s. 30 s per state: it stays in progress.
-  [fast, slow] = await Promise.all([
-    startSimulator({ port: 0, stepSeconds: 0.05, quiet: true }),
-    startSimulator({ port: 0, stepSeconds: 30, quiet: true }),
-  ]);
+  [fast, slow] = await Promise.all([startSimulator({ port: 0, stepSeconds: 0.05, quiet: true }), startSimulator({ port: 0, stepSeconds: 30, quiet: true })]);
   sim = new SimulatorControl(fast.url);
   slowSim = new SimulatorControl(slow.url);
   ids = await sim.deploymentIds();
@@ -49,7 +46,7 @@ describe.concurrent("dms deploy", () => {
     expect(deployment.source_revision_config.repo_ref).toBe("release/2.4");
     const lines = result.stdout.trimEnd().split("\n");
     expect(lines[0]).toBe(`deployment ${id}: revision ${revisionId} created`);
-    const states = lines.slice(1, -1).map((line) => /^\s*\d+\.\ds  ([A-Z_]+)$/.exec(line)?.[1]);
+    const states = lines.slice(1, -1).map((line) => /^\s*\d+\.\ds {2}([A-Z_]+)$/.exec(line)?.[1]);
     // Every line is a state; the first is CREATING (or a later one if a poll came late); the last is DEPLOYED.
     expect(states.every((s) => s !== undefined)).toBe(true);
     expect(new Set(states).size).toBe(states.length);
@@ -83,7 +80,11 @@ describe.concurrent("dms deploy", () => {
     });
   });
 
-  for (const [index, status] of [[2, "BUILD_FAILED"], [3, "CREATE_FAILED"], [4, "DEPLOY_FAILED"]] as const) {
+  for (const [index, status] of [
+    [2, "BUILD_FAILED"],
+    [3, "CREATE_FAILED"],
+    [4, "DEPLOY_FAILED"],
+  ] as const) {
     it(`exit 1: the revision ends ${status}`, async () => {
       const id = ids[index]!;
       await sim.failNext(id, status);
@@ -130,7 +131,7 @@ describe.concurrent("dms deploy", () => {
     const result = await dms(["deploy", "not-a-uuid", "--ref", "main", "--json"], sim.env());
     expect(result.code).toBe(6);
     expect(result.stderr).toMatch(/answered 422/);
-    expect(result.stderr).toMatch(/^  deployment_id: .+/m);
+    expect(result.stderr).toMatch(/^ {2}deployment_id: .+/m);
     const last = jsonLines(result.stdout).at(-1);
     expect(last).toMatchObject({ event: "result", exit_code: 6, error: { kind: "api_error", status: 422 } });
     expect(last.error.errors).toContainEqual(expect.objectContaining({ parameter: "deployment_id" }));

@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSimulator, type RunningSimulator } from "../../src/simulator/index.js";
+import { startSimulator, type RunningSimulator } from "../../src/simulator/node/index.js";
 import { sendJson, startLocalServer, type LocalServer } from "../client/local-server.js";
 import { API_KEY, dms, jsonLines, SimulatorControl } from "./support.js";
 
@@ -158,7 +158,7 @@ describe.concurrent("secret values never appear", () => {
       // The server did receive them: the echo would have leaked them.
       expect(server.requests[1]!.body).toContain(fromFlag);
       expect(result.stderr).toContain("answered 422 Unprocessable Entity: bad body:");
-      expect(result.stderr).toMatch(/^  \/secrets\/0\/value: "\*\*\*" is too weak$/m);
+      expect(result.stderr).toMatch(/^ {2}\/secrets\/0\/value: "\*\*\*" is too weak$/m);
       const files = await gh.read();
       expectNoSecrets(result.stdout, result.stderr, files.output, files.summary);
       expect(jsonLines(result.stdout).at(-1).error.detail).toContain('"value":"***"');

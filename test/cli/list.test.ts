@@ -1,6 +1,6 @@
 // dms deployments and dms revisions against the simulator: filters, --limit across pages, tables and JSON lines.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSimulator, type RunningSimulator } from "../../src/simulator/index.js";
+import { startSimulator, type RunningSimulator } from "../../src/simulator/node/index.js";
 import { dms, jsonLines, SimulatorControl } from "./support.js";
 
 // Revisions do not move (1000 s per state): the lists stay as the tests read them.

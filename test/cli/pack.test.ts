@@ -43,7 +43,7 @@ describe("dms from the packed tarball", () => {
   it("npx dms --help answers, run through its shebang", async () => {
     const { stdout } = await run("npx", ["--offline", "dms", "--help"], { cwd: consumer, env: cleanEnv() });
     expect(stdout).toMatch(/^dms: deploy to the Deployment Management Service/);
-    expect(stdout).toMatch(/\n  130 /);
+    expect(stdout).toMatch(/\n {2}130 /);
   });
 
   it("dms simulate starts the simulator and dms deploy deploys to it", async () => {

@@ -3,7 +3,7 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSimulator, type RunningSimulator } from "../../src/simulator/index.js";
+import { startSimulator, type RunningSimulator } from "../../src/simulator/node/index.js";
 import { cleanEnv, DMS, SimulatorControl } from "./support.js";
 
 const SCRIPT = "/usr/bin/script";
@@ -29,7 +29,7 @@ function inTerminal(args: string[], env: Record<string, string | undefined>): Pr
 }
 
 const GREEN_DEPLOYED = "\x1b[32mrevision ";
-const SPINNER = /\r\x1b\[2K\x1b\[2m[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]\x1b\[22m (waiting|CREATING|QUEUED|AWAITING_BUILD|BUILDING|AWAITING_DEPLOY|DEPLOYING)  \d+\.\ds/;
+const SPINNER = /\r\x1b\[2K\x1b\[2m[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]\x1b\[22m (waiting|CREATING|QUEUED|AWAITING_BUILD|BUILDING|AWAITING_DEPLOY|DEPLOYING) {2}\d+\.\ds/;
 
 describe.runIf(existsSync(SCRIPT)).concurrent("on a terminal", () => {
   it("draws a spinner line and colours the outcome", async () => {

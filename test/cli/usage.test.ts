@@ -47,13 +47,33 @@ describe("usage errors: exit 2, the message names the flag or variable, nothing 
     ["an unknown unit", ["wait", DEPLOYMENT, REVISION, "--timeout", "3d"], {}, /--timeout "3d" is not a duration/],
     ["nothing that creates a revision", ["deploy", DEPLOYMENT], {}, /nothing to deploy: give --ref/],
     ["an empty --ref", ["deploy", DEPLOYMENT, "--ref", ""], {}, /--ref is empty/],
-    ["a bad --revision-source", ["deploy", DEPLOYMENT, "--revision-source", "ftp"], {}, /--revision-source "ftp" is not a revision source: use scm_host, internal_docker, internal_source/],
+    [
+      "a bad --revision-source",
+      ["deploy", DEPLOYMENT, "--revision-source", "ftp"],
+      {},
+      /--revision-source "ftp" is not a revision source: use scm_host, internal_docker, internal_source/,
+    ],
     ["--secret without =", ["deploy", DEPLOYMENT, "--secret", "TOKEN"], {}, /--secret needs NAME=VALUE/],
     ["a secret given twice", ["deploy", DEPLOYMENT, "--secret", "A=1", "--secret", "A=2"], {}, /the secret A is given twice/],
-    ["--secret-from-env of an unset variable", ["deploy", DEPLOYMENT, "--secret-from-env", "NOT_SET_HERE"], {}, /--secret-from-env NOT_SET_HERE: the environment variable NOT_SET_HERE is not set/],
+    [
+      "--secret-from-env of an unset variable",
+      ["deploy", DEPLOYMENT, "--secret-from-env", "NOT_SET_HERE"],
+      {},
+      /--secret-from-env NOT_SET_HERE: the environment variable NOT_SET_HERE is not set/,
+    ],
     ["--secret-from-env of an empty variable", ["deploy", DEPLOYMENT, "--secret-from-env", "EMPTY"], { EMPTY: "" }, /the environment variable EMPTY is empty/],
-    ["a revision status that does not exist", ["revisions", DEPLOYMENT, "--status", "DEPLOYED,DONE"], {}, /--status "DONE" is not a revision status: use CREATING, /],
-    ["a deployment status that does not exist", ["deployments", "--status", "DEPLOYED"], {}, /--status "DEPLOYED" is not a deployment status: use AWAITING_DATABASE, READY/],
+    [
+      "a revision status that does not exist",
+      ["revisions", DEPLOYMENT, "--status", "DEPLOYED,DONE"],
+      {},
+      /--status "DONE" is not a revision status: use CREATING, /,
+    ],
+    [
+      "a deployment status that does not exist",
+      ["deployments", "--status", "DEPLOYED"],
+      {},
+      /--status "DEPLOYED" is not a deployment status: use AWAITING_DATABASE, READY/,
+    ],
     ["a bad --limit", ["deployments", "--limit", "0"], {}, /--limit "0" is not a whole number of at least 1/],
     ["an unknown command", ["rollback"], {}, /unknown command "rollback"/],
   ];
@@ -68,7 +88,9 @@ describe("usage errors: exit 2, the message names the flag or variable, nothing 
   it("with --json, the last stdout line is still a result object", async () => {
     const result = await dms(["deploy", DEPLOYMENT, "--json", "--timeout", "soon", "--ref", "main"], env());
     expect(result.code).toBe(2);
-    expect(jsonLines(result.stdout)).toEqual([{ event: "result", exit_code: 2, error: { kind: "usage", message: expect.stringMatching(/^--timeout "soon"/) } }]);
+    expect(jsonLines(result.stdout)).toEqual([
+      { event: "result", exit_code: 2, error: { kind: "usage", message: expect.stringMatching(/^--timeout "soon"/) } },
+    ]);
   });
 
   it("no command prints the help on stderr", async () => {
@@ -94,10 +116,11 @@ describe("environment and flags", () => {
   });
 
   it("flags win over the environment", async () => {
-    const result = await dms(
-      ["wait", DEPLOYMENT, REVISION, "--base-url", server.baseUrl, "--api-key", "flag-key", "--tenant-id", "tenant-from-flag"],
-      { DMS_BASE_URL: "http://127.0.0.1:1", DMS_API_KEY: "env-key", DMS_TENANT_ID: "tenant-from-env" },
-    );
+    const result = await dms(["wait", DEPLOYMENT, REVISION, "--base-url", server.baseUrl, "--api-key", "flag-key", "--tenant-id", "tenant-from-flag"], {
+      DMS_BASE_URL: "http://127.0.0.1:1",
+      DMS_API_KEY: "env-key",
+      DMS_TENANT_ID: "tenant-from-env",
+    });
     expect(result.code).toBe(0);
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]!.headers["x-api-key"]).toBe("flag-key");
@@ -125,13 +148,16 @@ describe("dms simulate", () => {
 });
 
 describe("help", () => {
-  it.concurrent.each(["deploy", "wait", "deployments", "revisions", "simulate"])("dms %s --help shows the usage, an example and the exit codes", async (command) => {
-    const result = await dms([command, "--help"]);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(new RegExp(`^Usage: dms ${command}`));
-    expect(result.stdout).toMatch(/\nExample:\n  \S/);
-    expect(result.stdout).toMatch(/\nExit codes:\n  0 /);
-  });
+  it.concurrent.each(["deploy", "wait", "deployments", "revisions", "simulate"])(
+    "dms %s --help shows the usage, an example and the exit codes",
+    async (command) => {
+      const result = await dms([command, "--help"]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(new RegExp(`^Usage: dms ${command}`));
+      expect(result.stdout).toMatch(/\nExample:\n {2}\S/);
+      expect(result.stdout).toMatch(/\nExit codes:\n {2}0 /);
+    },
+  );
 
   it("dms --help lists every command and every exit code", async () => {
     const result = await dms(["--help"]);

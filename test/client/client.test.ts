@@ -206,9 +206,9 @@ describe("retries", () => {
   it("does not retry a PATCH whose connection drops", async () => {
     const server = await serve((_req, res) => void res.socket?.destroy());
     const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", retry: { minDelayMs: 1 } });
-    await expect(
-      client.PATCH("/v2/listeners/{listener_id}", { params: { path: { listener_id: DEPLOYMENT_ID } }, body: { version: "2" } }),
-    ).rejects.toThrow(TypeError);
+    await expect(client.PATCH("/v2/listeners/{listener_id}", { params: { path: { listener_id: DEPLOYMENT_ID } }, body: { version: "2" } })).rejects.toThrow(
+      TypeError,
+    );
     expect(server.requests).toHaveLength(1);
   });
 

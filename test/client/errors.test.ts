@@ -185,7 +185,7 @@ describe("text and HTML bodies", () => {
     expect(error.detail).toBe("502 Bad Gateway");
   });
 
-  it("a gateway's {\"message\": ...} becomes the detail", async () => {
+  it('a gateway\'s {"message": ...} becomes the detail', async () => {
     const error = await errorFor(403, "application/json", JSON.stringify({ message: "Missing Authentication Token" }));
     expect(error).toMatchObject({ detail: "Missing Authentication Token", kind: "forbidden", title: "Forbidden" });
   });
@@ -203,7 +203,11 @@ describe("kind", () => {
   const urn = (kind: ProblemKind) => PROBLEM_TYPES[kind].type;
 
   it("is the kind whose type URI the body names, even where the status alone would say another", async () => {
-    const error = await errorFor(400, "application/problem+json", JSON.stringify({ type: urn("malformed-json"), title: "Malformed JSON body", status: 400, detail: "Unexpected end of JSON input" }));
+    const error = await errorFor(
+      400,
+      "application/problem+json",
+      JSON.stringify({ type: urn("malformed-json"), title: "Malformed JSON body", status: 400, detail: "Unexpected end of JSON input" }),
+    );
     expect(error).toMatchObject({ kind: "malformed-json", type: urn("malformed-json"), title: "Malformed JSON body" });
   });
 
@@ -228,7 +232,11 @@ describe("kind", () => {
 
   it("problem+json field errors keep their code", async () => {
     const errors = [{ parameter: "limit", detail: "must be <= 100", code: "maximum" }];
-    const error = await errorFor(422, "application/problem+json", JSON.stringify({ type: urn("validation"), title: "Request validation failed", status: 422, detail: "The query is not valid.", errors }));
+    const error = await errorFor(
+      422,
+      "application/problem+json",
+      JSON.stringify({ type: urn("validation"), title: "Request validation failed", status: 422, detail: "The query is not valid.", errors }),
+    );
     expect(error.errors).toEqual(errors);
     expect(error.message).toBe(`GET ${path} failed with 422 (Request validation failed): The query is not valid. - limit must be <= 100 [maximum]`);
   });

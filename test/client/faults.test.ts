@@ -4,15 +4,7 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import {
-  ApiError,
-  createDeploymentsClient,
-  deployRevision,
-  paginate,
-  RequestTimeoutError,
-  unwrap,
-  waitForRevision,
-} from "../../src/index.js";
+import { ApiError, createDeploymentsClient, deployRevision, paginate, RequestTimeoutError, unwrap, waitForRevision } from "../../src/index.js";
 import { cutMidBody, type Handler, localServers, sendJson, sendText } from "./local-server.js";
 
 const serve = localServers();
@@ -61,10 +53,13 @@ describe("a server that never answers", () => {
   // garbage collection the abort would never arrive, and the call would hang until the server closed.
   for (const [when, handler] of [
     ["before the headers", never],
-    ["in the middle of the body", ((_req, res) => {
-      res.writeHead(200, { "Content-Type": "application/json", "Content-Length": 100 });
-      res.write('{"resources": [');
-    }) as Handler],
+    [
+      "in the middle of the body",
+      ((_req, res) => {
+        res.writeHead(200, { "Content-Type": "application/json", "Content-Length": 100 });
+        res.write('{"resources": [');
+      }) as Handler,
+    ],
   ] as const) {
     it(`the deadline still fires after a garbage collection ${when}`, async () => {
       setFlagsFromString("--expose-gc");

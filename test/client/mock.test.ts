@@ -3,8 +3,8 @@
 // and error responses become ApiErrors with the documented problem details.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError, createDeploymentsClient, type DeploymentsClient, unwrap } from "../../src/index.js";
-import { listOperations, type OpenApiDocument } from "../../src/openapi/walk.js";
-import { createOpenApiValidator, describeErrors } from "../../src/simulator/openapi-validator.js";
+import { listOperations, type OpenApiDocument } from "../../src/shared/walk.js";
+import { createOpenApiValidator, describeErrors } from "../../src/simulator/core/openapi-validator.js";
 import { document, deref, operations } from "../support/document.js";
 import { type RunningPrism, startPrism } from "../support/prism.js";
 import { unwrapError } from "../support/unwrap-error.js";
@@ -51,7 +51,7 @@ describe("client against the Prism mock", () => {
   }
 
   // Runs after the GETs above (tests in a file run in order). The expected list comes from the
-  // document through src/openapi/walk.ts, not from the list the loop above was built from.
+  // document through src/shared/walk.ts, not from the list the loop above was built from.
   it("covers every GET of the document", () => {
     const expected = listOperations(document as OpenApiDocument)
       .filter((o) => o.method === "get")
@@ -64,9 +64,7 @@ describe("client against the Prism mock", () => {
     const params = { path: { deployment_id: "6b0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01" } };
     const deployment = unwrap(await client.GET("/v2/deployments/{deployment_id}", { params }));
     expect(typeof deployment.name).toBe("string");
-    const patched = unwrap(
-      await client.PATCH("/v2/deployments/{deployment_id}", { params, body: { source_revision_config: { repo_ref: "main" } } }),
-    );
+    const patched = unwrap(await client.PATCH("/v2/deployments/{deployment_id}", { params, body: { source_revision_config: { repo_ref: "main" } } }));
     expect(patched.latest_revision_id === null || typeof patched.latest_revision_id === "string").toBe(true);
   });
 
@@ -122,4 +120,3 @@ describe("client against the Prism mock", () => {
     expect(error.errors.length).toBeGreaterThan(0);
   });
 });
-

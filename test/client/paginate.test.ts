@@ -163,5 +163,4 @@ describe("paginate", () => {
     expect(keeping).toBeGreaterThan(20 * 1024 * 1024);
     expect(flat).toBeLessThan(keeping / 4);
   });
-
 });

@@ -16,7 +16,7 @@ import {
   unwrap,
   waitForRevision,
 } from "../../src/index.js";
-import { createSimulator, type RunningSimulator, SEED_IDS, startSimulator } from "../../src/simulator/index.js";
+import { createSimulator, type RunningSimulator, SEED_IDS, startSimulator } from "../../src/simulator/node/index.js";
 
 // A fast simulator (a revision state every 50 ms) and a slow one (revisions stand still) for the timeout cases.
 let fast: RunningSimulator;
@@ -25,10 +25,7 @@ let client: DeploymentsClient;
 let slowClient: DeploymentsClient;
 
 beforeAll(async () => {
-  [fast, slow] = await Promise.all([
-    startSimulator({ port: 0, stepSeconds: 0.05, quiet: true }),
-    startSimulator({ port: 0, stepSeconds: 3600, quiet: true }),
-  ]);
+  [fast, slow] = await Promise.all([startSimulator({ port: 0, stepSeconds: 0.05, quiet: true }), startSimulator({ port: 0, stepSeconds: 3600, quiet: true })]);
   client = createDeploymentsClient({ baseUrl: fast.url, apiKey: "test-key", tenantId: SEED_IDS.tenant_id });
   slowClient = createDeploymentsClient({ baseUrl: slow.url, apiKey: "test-key", tenantId: SEED_IDS.tenant_id });
 });
@@ -71,10 +68,15 @@ describe("deployRevision and waitForRevision against the simulator", () => {
         body: JSON.stringify({ deployment_id: deploymentId, status: "BUILD_FAILED" }),
       });
       expect(failNext.status).toBe(200);
-      const run = deployRevision(client, deploymentId, { secrets: [{ name: "TOKEN", value: `v${throwOnFailure}` }] }, {
-        intervalMs: 10,
-        throwOnFailure,
-      });
+      const run = deployRevision(
+        client,
+        deploymentId,
+        { secrets: [{ name: "TOKEN", value: `v${throwOnFailure}` }] },
+        {
+          intervalMs: 10,
+          throwOnFailure,
+        },
+      );
       if (throwOnFailure) {
         const error = await run.catch((e: unknown) => e);
         expect(error).toBeInstanceOf(RevisionFailedError);
@@ -102,10 +104,15 @@ describe("deployRevision and waitForRevision against the simulator", () => {
   });
 
   it("rejects with RevisionWaitTimeoutError naming the last status when the revision does not finish in time", async () => {
-    const error = await deployRevision(slowClient, deploymentId, { source_revision_config: { repo_ref: "slow" } }, {
-      timeoutMs: 1500,
-      intervalMs: 50,
-    }).catch((e: unknown) => e);
+    const error = await deployRevision(
+      slowClient,
+      deploymentId,
+      { source_revision_config: { repo_ref: "slow" } },
+      {
+        timeoutMs: 1500,
+        intervalMs: 50,
+      },
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RevisionWaitTimeoutError);
     expect((error as RevisionWaitTimeoutError).lastStatus).toBe("CREATING");
     expect((error as Error).message).toMatch(/within 1500 ms; last status: CREATING/);
@@ -186,7 +193,6 @@ describe("paginate against the simulator", () => {
     expect(filtered.length).toBeGreaterThan(0);
     expect(filtered.length).toBeLessThan(statusOf.size);
   });
-
 
   it("walks the listeners", async () => {
     const ids: string[] = [];

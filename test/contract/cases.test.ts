@@ -1,7 +1,7 @@
 // The case derivation itself: every derived negative case is one ajv rejects on a body ajv accepts
 // without the change, and a constraint added to the document yields new cases with no new test code.
 import { describe, expect, it } from "vitest";
-import { deref, unwrapNullable } from "../../src/openapi/walk.js";
+import { deref, unwrapNullable } from "../../src/shared/walk.js";
 import { document } from "../support/document.js";
 import { deriveCases, operationsOf, type ContractCase } from "./cases.js";
 import { buildRequest } from "./suite.js";
@@ -19,7 +19,10 @@ describe("contract case derivation", () => {
   it("gives every operation a valid request and a request without X-Api-Key", () => {
     for (const { operationId, operation: op } of operationsOf(document)) {
       const mine = titles(cases, operationId);
-      expect(mine.some((t) => t.startsWith("valid:")), operationId).toBe(true);
+      expect(
+        mine.some((t) => t.startsWith("valid:")),
+        operationId,
+      ).toBe(true);
       expect(mine, operationId).toContain("unauthorized: no X-Api-Key: 401");
       if (op.requestBody) {
         expect(mine, operationId).toContain("malformed-json: malformed JSON body");
@@ -81,7 +84,12 @@ describe("contract case derivation", () => {
 
   it("sends header parameters: a valid value in every request, a broken one in its own cases", () => {
     const changed: any = structuredClone(document);
-    changed.paths["/v2/listeners"].get.parameters.push({ name: "X-Request-Mode", in: "header", required: true, schema: { type: "string", enum: ["fast", "safe"] } });
+    changed.paths["/v2/listeners"].get.parameters.push({
+      name: "X-Request-Mode",
+      in: "header",
+      required: true,
+      schema: { type: "string", enum: ["fast", "safe"] },
+    });
     const derived = deriveCases(changed).cases.filter((c) => c.operationId === "listListeners");
     const mode = (c: ContractCase) => buildRequest(c, { baseUrl: "http://127.0.0.1:1", apiKey: "k" }, {} as any).init.headers.get("x-request-mode");
     const byTitle = new Map(derived.map((c) => [`${c.kind}: ${c.title}`, c]));
@@ -120,10 +128,20 @@ describe("contract case derivation", () => {
 
     // Every constrained parameter and every typed body field is broken by at least one case.
     const parameterCases = new Set(cases.filter((c) => c.kind === "parameter").map((c) => `${c.operationId} ${c.title.slice(0, c.title.indexOf(":"))}`));
-    expect(parameterTargets.filter((t) => !parameterCases.has(t)), "parameters no case breaks").toEqual([]);
-    const bodyCases = new Set(cases.filter((c) => c.kind === "body" && !c.expect.success && c.expect.field && "pointer" in c.expect.field).map((c) => `${c.operationId} ${(c.expect as any).field.pointer}`));
+    expect(
+      parameterTargets.filter((t) => !parameterCases.has(t)),
+      "parameters no case breaks",
+    ).toEqual([]);
+    const bodyCases = new Set(
+      cases
+        .filter((c) => c.kind === "body" && !c.expect.success && c.expect.field && "pointer" in c.expect.field)
+        .map((c) => `${c.operationId} ${(c.expect as any).field.pointer}`),
+    );
     expect(bodyTargets.length).toBeGreaterThan(0);
-    expect(bodyTargets.filter((t) => !bodyCases.has(t)), "body fields no case breaks").toEqual([]);
+    expect(
+      bodyTargets.filter((t) => !bodyCases.has(t)),
+      "body fields no case breaks",
+    ).toEqual([]);
     expect(perKind.parameter ?? 0).toBeGreaterThanOrEqual(parameterTargets.length);
     expect(perKind.body ?? 0).toBeGreaterThanOrEqual(bodyTargets.length);
   });
@@ -133,7 +151,10 @@ describe("contract case derivation", () => {
 function constrains(schema: any): boolean {
   const s = unwrapNullable(document, schema).schema;
   const item = s.type === "array" && s.items ? unwrapNullable(document, s.items).schema : s;
-  return ["enum", "format", "minimum", "maximum", "minLength", "maxLength", "pattern"].some((k) => item[k] !== undefined) || (item.type !== undefined && item.type !== "string");
+  return (
+    ["enum", "format", "minimum", "maximum", "minLength", "maxLength", "pattern"].some((k) => item[k] !== undefined) ||
+    (item.type !== undefined && item.type !== "string")
+  );
 }
 
 /** JSON Pointers of the typed, writable fields of a request body schema (array items as /0), a few levels deep. */
@@ -144,7 +165,8 @@ function typedFields(root: any): string[] {
     const { schema } = unwrapNullable(document, raw);
     const parts = [schema, ...(schema.allOf ?? []).map((p: any) => unwrapNullable(document, p).schema)];
     const properties = new Map<string, any[]>();
-    for (const part of parts) for (const [name, sub] of Object.entries<any>(part.properties ?? {})) properties.set(name, [...(properties.get(name) ?? []), sub]);
+    for (const part of parts)
+      for (const [name, sub] of Object.entries<any>(part.properties ?? {})) properties.set(name, [...(properties.get(name) ?? []), sub]);
     for (const [name, subs] of properties) {
       if (subs.some((sub) => sub === false || deref(document, sub)?.readOnly)) continue;
       const own = subs.map((sub) => unwrapNullable(document, sub).schema);

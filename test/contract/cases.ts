@@ -2,9 +2,9 @@
 // (and per documented request example), and for every constraint on a parameter or request-body
 // field a request that breaks exactly that constraint. Nothing here names an operation or a field:
 // a constraint added to the document is covered by the next run. Operations, parameters and JSON
-// Pointers come from src/openapi/walk.ts.
-import { listOperations, toPointer, type OpenApiDocument, type OperationEntry } from "../../src/openapi/walk.js";
-import { createOpenApiValidator, describeErrors } from "../../src/simulator/openapi-validator.js";
+// Pointers come from src/shared/walk.ts.
+import { listOperations, toPointer, type OpenApiDocument, type OperationEntry } from "../../src/shared/walk.js";
+import { createOpenApiValidator, describeErrors } from "../../src/simulator/core/openapi-validator.js";
 import { minimalValue, pickType, resolveRef, view, type Schema, type SchemaView } from "./schemas.js";
 
 /** Every operation of the document, path-level and operation-level parameters merged and resolved. */
@@ -103,8 +103,20 @@ export function deriveCases(document: Schema): Derivation {
     const security = securityOf(document, op);
     // Required query and header parameters are in every request; a case that breaks one replaces it.
     const requiredQuery = info.parameters.filter((p) => p.in === "query" && p.required).flatMap((p) => serialize(p, validParameterValue(document, p)));
-    const requiredHeaders = info.parameters.filter((p) => p.in === "header" && p.required).map((p): [string, string] => [p.name, headerValue(validParameterValue(document, p))]);
-    const base = { operationId: info.operationId, method: info.method, path: info.path, pathValues: {}, query: requiredQuery, headers: requiredHeaders, security, withCredentials: true, writes };
+    const requiredHeaders = info.parameters
+      .filter((p) => p.in === "header" && p.required)
+      .map((p): [string, string] => [p.name, headerValue(validParameterValue(document, p))]);
+    const base = {
+      operationId: info.operationId,
+      method: info.method,
+      path: info.path,
+      pathValues: {},
+      query: requiredQuery,
+      headers: requiredHeaders,
+      security,
+      withCredentials: true,
+      writes,
+    };
     const bodySchema = jsonRequestSchema(document, op);
     const validBodies = bodySchema ? requestExamples(document, op, bodySchema) : [undefined];
 
@@ -150,7 +162,8 @@ export function deriveCases(document: Schema): Derivation {
           title: `${param.in} ${param.name}: ${c.constraint}`,
           ...(param.in === "path" && c.value !== undefined ? { pathValues: { [param.name]: c.value } } : {}),
           query: param.in === "query" ? [...others(base.query), ...(c.value !== undefined ? serialize(param, c.value, true) : [])] : base.query,
-          headers: param.in === "header" ? [...others(base.headers), ...(c.value !== undefined ? [[param.name, c.value] as [string, string]] : [])] : base.headers,
+          headers:
+            param.in === "header" ? [...others(base.headers), ...(c.value !== undefined ? [[param.name, c.value] as [string, string]] : [])] : base.headers,
           ...(someBody ? { body: someBody } : {}),
           expect: { success: false, field: { parameter: param.name } },
         });
@@ -306,7 +319,13 @@ function bodyCases(document: Schema, root: Schema, op: Schema): BodyCase[] {
       const base = materialize(document, chain, segments);
       const value = structuredClone(base.holder);
       mutate(value, "value");
-      out.push({ pointer: property === undefined ? pointer : `${pointer}/${property}`, ...(property === undefined ? {} : { property }), constraint, base: base.holder.value, value: value.value });
+      out.push({
+        pointer: property === undefined ? pointer : `${pointer}/${property}`,
+        ...(property === undefined ? {} : { property }),
+        constraint,
+        base: base.holder.value,
+        value: value.value,
+      });
     };
     for (const violation of scalarViolations(v)) {
       at((holder) => setAt(holder, ["value", ...segments], violation.value), violation.constraint);
@@ -315,7 +334,15 @@ function bodyCases(document: Schema, root: Schema, op: Schema): BodyCase[] {
       if ((v.minItems ?? 0) > 0) at((h) => setAt(h, ["value", ...segments], []), "minItems");
       if (v.maxItems !== undefined && v.items) {
         const item = minimalValue(document, v.items);
-        at((h) => setAt(h, ["value", ...segments], Array.from({ length: (v.maxItems ?? 0) + 1 }, () => structuredClone(item))), "maxItems");
+        at(
+          (h) =>
+            setAt(
+              h,
+              ["value", ...segments],
+              Array.from({ length: (v.maxItems ?? 0) + 1 }, () => structuredClone(item)),
+            ),
+          "maxItems",
+        );
       }
     }
     if (pickType(v) === "object" && !v.opaque) {
@@ -358,7 +385,13 @@ function responseOnlyFieldCases(document: Schema, root: Schema, op: Schema): Bod
   for (const [name, sub] of view(document, response).properties) {
     if (request.properties.has(name) || !view(document, sub).readOnly) continue;
     const base = minimalValue(document, root);
-    out.push({ pointer: `/${name}`, property: name, constraint: `readOnly ${name} (response field)`, base, value: { ...(base as object), [name]: minimalValue(document, sub) } });
+    out.push({
+      pointer: `/${name}`,
+      property: name,
+      constraint: `readOnly ${name} (response field)`,
+      base,
+      value: { ...(base as object), [name]: minimalValue(document, sub) },
+    });
   }
   return out;
 }

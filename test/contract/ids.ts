@@ -19,7 +19,11 @@ interface Target {
 
 const ORIGIN = "http://contract.test";
 
-export async function discoverIds(document: Schema, target: Target & { baseUrl?: string }, send: (request: Request) => Promise<Response>): Promise<Record<IdName, string>> {
+export async function discoverIds(
+  document: Schema,
+  target: Target & { baseUrl?: string },
+  send: (request: Request) => Promise<Response>,
+): Promise<Record<IdName, string>> {
   const base = (target.baseUrl ?? ORIGIN).replace(/\/+$/, "");
   // Credentials go where the document's security schemes say (the first operation's, as every one needs the same key).
   const security = securityOf(document, operationsOf(document)[0]?.operation ?? {});

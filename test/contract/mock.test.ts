@@ -115,7 +115,11 @@ describe("npm start (scripts/mock.mjs)", () => {
   it("serves on PORT within a few seconds, quietly, and exits on SIGTERM", async () => {
     const port = await freePort();
     const started = performance.now();
-    const child = spawn(process.execPath, ["scripts/mock.mjs"], { cwd: ROOT, env: { ...process.env, PORT: String(port), LOG_LEVEL: "" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["scripts/mock.mjs"], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: String(port), LOG_LEVEL: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));
@@ -123,7 +127,10 @@ describe("npm start (scripts/mock.mjs)", () => {
     try {
       let ready = false;
       while (!ready && performance.now() - started < 20_000 && child.exitCode === null) {
-        ready = await fetch(`http://127.0.0.1:${port}/v2/listeners`, { headers: key }).then((r) => r.ok, () => false);
+        ready = await fetch(`http://127.0.0.1:${port}/v2/listeners`, { headers: key }).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (!ready) await new Promise((r) => setTimeout(r, 25));
       }
       const startupMs = performance.now() - started;

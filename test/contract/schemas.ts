@@ -1,8 +1,8 @@
 // A flattened view of the JSON Schemas in the bundled document, for deriving test cases:
 // follows $ref, merges allOf, and sees through the `anyOf: [X, {type: "null"}]` nullable wrapper.
-// It is only as precise as case derivation needs; ajv (src/simulator/openapi-validator.ts) stays the
-// judge of what is valid. References and the nullable wrapper are read with src/openapi/walk.ts.
-import { deref, isNullBranch } from "../../src/openapi/walk.js";
+// It is only as precise as case derivation needs; ajv (src/simulator/core/openapi-validator.ts) stays the
+// judge of what is valid. References and the nullable wrapper are read with src/shared/walk.ts.
+import { deref, isNullBranch } from "../../src/shared/walk.js";
 
 export type Schema = Record<string, any>;
 
@@ -33,7 +33,7 @@ export interface SchemaView {
 }
 
 /**
- * The schema a value stands for: local $refs followed (src/openapi/walk.ts). OpenAPI 3.1 lets
+ * The schema a value stands for: local $refs followed (src/shared/walk.ts). OpenAPI 3.1 lets
  * keywords sit beside a $ref; they apply too, so they come back as an allOf with the target.
  */
 export function resolveRef(document: Schema, value: Schema): Schema {
@@ -70,7 +70,18 @@ function merge(document: Schema, out: SchemaView, raw: Schema, depth: number): v
   }
   if (schema.enum !== undefined) out.enum = schema.enum;
   if (schema.const !== undefined) out.enum = [schema.const];
-  for (const key of ["format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "minItems", "maxItems"] as const) {
+  for (const key of [
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minItems",
+    "maxItems",
+  ] as const) {
     if (schema[key] !== undefined) (out as any)[key] = schema[key];
   }
   if (schema.readOnly === true) out.readOnly = true;

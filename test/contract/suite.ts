@@ -3,7 +3,7 @@
 // function such as the simulator's (`fetch`). Register it with defineContractSuite().
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FIELD_ERROR_CODES, PROBLEM_TYPES } from "../../generated/constants.js";
-import { createOpenApiValidator, describeErrors } from "../../src/simulator/openapi-validator.js";
+import { createOpenApiValidator, describeErrors } from "../../src/simulator/core/openapi-validator.js";
 import { document } from "../support/document.js";
 import { deriveCases, successSchema, type ContractCase, type Credential, type ExpectedField } from "./cases.js";
 import { discoverIds, idKeyFor, type IdName } from "./ids.js";
@@ -54,7 +54,10 @@ export function defineContractSuite(name: string, target: () => ContractTarget |
 
     afterAll(() => {
       const rows = [...tally].map(([operation, t]) => ({ operation, ...t }));
-      const total = rows.reduce((sum, r) => ({ cases: sum.cases + r.cases, ran: sum.ran + r.ran, passed: sum.passed + r.passed, skipped: sum.skipped + r.skipped }), { cases: 0, ran: 0, passed: 0, skipped: 0 });
+      const total = rows.reduce(
+        (sum, r) => ({ cases: sum.cases + r.cases, ran: sum.ran + r.ran, passed: sum.passed + r.passed, skipped: sum.skipped + r.skipped }),
+        { cases: 0, ran: 0, passed: 0, skipped: 0 },
+      );
       console.log(`contract suite "${name}"${resolved?.label ? ` (${resolved.label})` : ""}: cases derived from generated/openapi.json`);
       console.table([...rows, { operation: "TOTAL", ...total }]);
       if (notDerivable.length > 0) console.log(`constraints no request could break (not run): ${notDerivable.join("; ")}`);
@@ -122,7 +125,10 @@ async function runCase(c: ContractCase, target: ContractTarget, ids: Record<IdNa
   if (target.strictErrors) {
     // The document's kinds of error (x-problem-types, as PROBLEM_TYPES): the one for this status, with its title.
     const kinds = Object.values(PROBLEM_TYPES).filter((k) => k.status === response.status);
-    expect(kinds.map((k) => k.type), `${where}\nproblem type is not the documented kind for ${response.status}`).toContain(problem.type);
+    expect(
+      kinds.map((k) => k.type),
+      `${where}\nproblem type is not the documented kind for ${response.status}`,
+    ).toContain(problem.type);
     expect(problem.title, `${where}\nproblem title is not its kind's`).toBe(kinds.find((k) => k.type === problem.type)?.title);
   }
   if (target.strictErrors && expected.field) {
@@ -149,7 +155,11 @@ function namesField(error: Record<string, string>, field: ExpectedField): boolea
 export const IN_PROCESS_ORIGIN = "http://contract.test";
 
 /** The request a case sends: path ids filled in, query, header parameters, credentials and body. */
-export function buildRequest(c: ContractCase, target: Pick<ContractTarget, "baseUrl" | "apiKey" | "tenantId">, ids: Record<IdName, string>): { url: string; init: RequestInit & { method: string; headers: Headers } } {
+export function buildRequest(
+  c: ContractCase,
+  target: Pick<ContractTarget, "baseUrl" | "apiKey" | "tenantId">,
+  ids: Record<IdName, string>,
+): { url: string; init: RequestInit & { method: string; headers: Headers } } {
   const path = c.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(c.pathValues[name] ?? ids[idKeyFor(c.path, name)]));
   const url = new URL((target.baseUrl ?? IN_PROCESS_ORIGIN).replace(/\/+$/, "") + path);
   for (const [name, value] of c.query) url.searchParams.append(name, value);

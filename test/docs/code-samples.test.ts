@@ -13,8 +13,8 @@ import { transform } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it, test } from "vitest";
 import { withCodeSamples, type CodeSample } from "../../scripts/code-samples.mjs";
 import { chromiumAvailable, launchChromium, openOfflinePage, showOperation } from "../../scripts/docs-browser.mjs";
-import * as walk from "../../src/openapi/walk.js";
-import { startSimulator, type RunningSimulator } from "../../src/simulator/index.js";
+import * as walk from "../../src/shared/walk.js";
+import { startSimulator, type RunningSimulator } from "../../src/simulator/node/index.js";
 import { document, ROOT } from "../support/document.js";
 
 const run = promisify(execFile);
@@ -61,9 +61,14 @@ describe("code samples on every operation (x-codeSamples)", () => {
   it("gives every operation a curl and a TypeScript sample, and the dms command where one exists", () => {
     expect(operations.length).toBeGreaterThan(0);
     for (const { operationId, samples } of operations) {
-      expect(samples.map((s) => s.label), operationId).toEqual(expect.arrayContaining(["curl", "TypeScript"]));
+      expect(
+        samples.map((s) => s.label),
+        operationId,
+      ).toEqual(expect.arrayContaining(["curl", "TypeScript"]));
     }
-    const dms = Object.fromEntries(operations.filter((o) => sample(o.samples, "dms")).map((o) => [o.operationId, sample(o.samples, "dms")!.source.split("\n").at(-1)]));
+    const dms = Object.fromEntries(
+      operations.filter((o) => sample(o.samples, "dms")).map((o) => [o.operationId, sample(o.samples, "dms")!.source.split("\n").at(-1)]),
+    );
     expect(dms).toEqual({
       listDeployments: "npx dms deployments",
       patchDeployment: "npx dms deploy e1d7b3a9-6c2f-4e5b-8a1d-3f9c7b2e4a60 --ref release/2.4",
@@ -106,7 +111,9 @@ describe("code samples on every operation (x-codeSamples)", () => {
       await languages.first().waitFor();
       expect(await languages.allInnerTexts()).toEqual(expect.arrayContaining(["curl", "TypeScript", "dms"]));
       await languages.filter({ hasText: /^dms$/ }).click();
-      await section.locator('[data-component-name="CodeBlock/CodeBlock"]', { hasText: "npx dms deploy e1d7b3a9-6c2f-4e5b-8a1d-3f9c7b2e4a60 --ref release/2.4" }).waitFor();
+      await section
+        .locator('[data-component-name="CodeBlock/CodeBlock"]', { hasText: "npx dms deploy e1d7b3a9-6c2f-4e5b-8a1d-3f9c7b2e4a60 --ref release/2.4" })
+        .waitFor();
     } finally {
       await browser.close();
     }
@@ -143,7 +150,12 @@ describe("code samples on every operation (x-codeSamples)", () => {
         const { code } = await transform(sample(samples, "TypeScript")!.source, { loader: "ts", format: "esm", target: "node20" });
         const file = join(DIR, "run", `${operationId}.mjs`);
         await mkdir(join(DIR, "run"), { recursive: true });
-        await writeFile(file, code.replaceAll(SERVER, simulator.url).replace(/(["'])deployment-management-api\1/, JSON.stringify(pathToFileURL(join(ROOT, "dist", "index.js")).href)));
+        await writeFile(
+          file,
+          code
+            .replaceAll(SERVER, simulator.url)
+            .replace(/(["'])deployment-management-api\1/, JSON.stringify(pathToFileURL(join(ROOT, "dist", "index.js")).href)),
+        );
         const result = await run(process.execPath, [file], { timeout: 30_000 }).then(
           () => ({ code: 0, output: "" }),
           (error) => ({ code: error.code, output: `${error.stdout}${error.stderr}` }),
@@ -155,7 +167,9 @@ describe("code samples on every operation (x-codeSamples)", () => {
     // The dms samples run too, with the package's built bin (dist/cli/main.js) in place of npx.
     for (const { operationId, samples } of operations.filter((o) => sample(o.samples, "dms"))) {
       test(`${operationId}: dms`, async () => {
-        const script = sample(samples, "dms")!.source.replaceAll(SERVER, simulator.url).replace(/^npx dms /m, `"${process.execPath}" "${join(ROOT, "dist", "cli", "main.js")}" `);
+        const script = sample(samples, "dms")!
+          .source.replaceAll(SERVER, simulator.url)
+          .replace(/^npx dms /m, `"${process.execPath}" "${join(ROOT, "dist", "cli", "main.js")}" `);
         const result = await run("bash", ["-c", script], { timeout: 30_000, env: { ...process.env, NO_COLOR: "1" } }).then(
           () => ({ code: 0, output: "" }),
           (error) => ({ code: error.code, output: `${error.stdout}${error.stderr}` }),
@@ -165,7 +179,10 @@ describe("code samples on every operation (x-codeSamples)", () => {
     }
 
     test("a sample naming an id the simulator does not have is caught", async () => {
-      const source = sample(operations.find((o) => o.operationId === "getDeployment")!.samples, "curl")!.source.replace("e1d7b3a9-6c2f-4e5b-8a1d-3f9c7b2e4a60", "6b0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01");
+      const source = sample(operations.find((o) => o.operationId === "getDeployment")!.samples, "curl")!.source.replace(
+        "e1d7b3a9-6c2f-4e5b-8a1d-3f9c7b2e4a60",
+        "6b0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01",
+      );
       expect((await runCurl(source, simulator.url)).statuses).toEqual(["404"]);
     });
   });

@@ -24,7 +24,11 @@ function isNullable(schema: any): boolean {
 
 // Markdown as a reader sees it: no code ticks, emphasis or list markers, single spaces.
 function asRenderedText(markdown: string): string {
-  return markdown.replace(/`|\*\*/g, "").replace(/^\s*- /gm, "").replace(/\s+/g, " ").trim();
+  return markdown
+    .replace(/`|\*\*/g, "")
+    .replace(/^\s*- /gm, "")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 function squeeze(text: string): string {
@@ -90,7 +94,10 @@ describe.skipIf(!chromiumAvailable())(`docs page in chromium (${CHROMIUM_PATH}),
     const { op } = operationById(PATCH_DEPLOYMENT);
     const { section } = await showOperation(docs.page, op.tags[0], op.summary);
     const text = squeeze(await section.innerText());
-    const paragraphs = op.description.split(/\n\s*\n|\n(?=- )/).map(asRenderedText).filter(Boolean);
+    const paragraphs = op.description
+      .split(/\n\s*\n|\n(?=- )/)
+      .map(asRenderedText)
+      .filter(Boolean);
     expect(paragraphs.length).toBeGreaterThan(2);
     for (const paragraph of paragraphs) expect.soft(text).toContain(paragraph);
     expect(text).toMatch(/revision_source present and not null: a new revision is created/);

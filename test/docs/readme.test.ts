@@ -20,7 +20,7 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { transform } from "esbuild";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startSimulator, type RunningSimulator } from "../../src/simulator/index.js";
+import { startSimulator, type RunningSimulator } from "../../src/simulator/node/index.js";
 import { ROOT } from "../support/document.js";
 
 const run = promisify(execFile);
@@ -66,7 +66,10 @@ function exportTarget(subpath: string): string {
 async function asRunnableModule(sample: Sample, baseUrl: string): Promise<string> {
   const { code } = await transform(sample.code, { loader: "ts", format: "esm", target: "node20" });
   return `// README.md line ${sample.line}\n${code}`
-    .replace(/(from\s+|import\s*\(\s*)(["'])deployment-management-api((?:\/[\w.-]+)*)\2/g, (_, lead: string, quote: string, subpath: string) => `${lead}${quote}${exportTarget(subpath)}${quote}`)
+    .replace(
+      /(from\s+|import\s*\(\s*)(["'])deployment-management-api((?:\/[\w.-]+)*)\2/g,
+      (_, lead: string, quote: string, subpath: string) => `${lead}${quote}${exportTarget(subpath)}${quote}`,
+    )
     .replace(/(from\s+|import\s*\(\s*)(["'])\.\//g, (_, lead: string, quote: string) => `${lead}${quote}${pathToFileURL(ROOT).href.replace(/\/?$/, "/")}`)
     .replace(DOCUMENTED_URLS, baseUrl);
 }
@@ -122,7 +125,10 @@ async function runModule(file: string, timeoutMs = 30_000): Promise<{ code: numb
     const { stdout, stderr } = await run(process.execPath, [file], { cwd: SAMPLES, timeout: timeoutMs, maxBuffer: 1 << 24 });
     return { code: 0, output: stdout + stderr };
   } catch (error: any) {
-    return { code: typeof error.code === "number" ? error.code : null, output: `${error.stdout ?? ""}${error.stderr ?? ""}${error.killed ? `\n(killed after ${timeoutMs} ms)` : ""}` };
+    return {
+      code: typeof error.code === "number" ? error.code : null,
+      output: `${error.stdout ?? ""}${error.stderr ?? ""}${error.killed ? `\n(killed after ${timeoutMs} ms)` : ""}`,
+    };
   }
 }
 

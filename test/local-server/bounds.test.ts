@@ -1,7 +1,7 @@
 // The bounds on one request's JSON value: what they refuse, with which code and pointer, and that
 // checking never recurses (a value nested 100,000 levels deep is checked without a stack overflow).
 import { describe, expect, it } from "vitest";
-import { FIELD_ERROR_CODES } from "../../src/problems.js";
+import { FIELD_ERROR_CODES } from "../../src/shared/problems.js";
 import { checkJsonBounds, MAX_BOUNDS_ERRORS, REQUEST_BOUNDS } from "../../src/local-server/bounds.js";
 
 function nested(depth: number, leaf: unknown = 1): unknown {
@@ -32,7 +32,9 @@ describe("checkJsonBounds", () => {
 
   it("refuses nesting past the bound once, at the first level too deep", () => {
     const errors = checkJsonBounds(nested(REQUEST_BOUNDS.maxDepth + 5));
-    expect(errors).toEqual([{ pointer: "/a".repeat(REQUEST_BOUNDS.maxDepth), code: "too_deep", detail: expect.stringContaining(String(REQUEST_BOUNDS.maxDepth)) }]);
+    expect(errors).toEqual([
+      { pointer: "/a".repeat(REQUEST_BOUNDS.maxDepth), code: "too_deep", detail: expect.stringContaining(String(REQUEST_BOUNDS.maxDepth)) },
+    ]);
   });
 
   it("checks a value nested 100,000 levels deep without overflowing the stack", () => {
@@ -60,9 +62,7 @@ describe("checkJsonBounds", () => {
       ["k".repeat(REQUEST_BOUNDS.maxStringLength + 1)]: 1,
     };
     const errors = checkJsonBounds(value);
-    expect(errors.map((e) => [e.pointer, e.code])).toEqual([
-      ["", "max_length"],
-    ]);
+    expect(errors.map((e) => [e.pointer, e.code])).toEqual([["", "max_length"]]);
     const { ["k".repeat(REQUEST_BOUNDS.maxStringLength + 1)]: _long, ...rest } = value;
     expect(checkJsonBounds(rest).map((e) => [e.pointer, e.code])).toEqual([
       ["/a~1b~0c", "max_length"],
@@ -78,13 +78,21 @@ describe("checkJsonBounds", () => {
   });
 
   it("uses only field error codes the document defines", () => {
-    const value = { deep: nested(40), inf: Infinity, s: "x".repeat(70_000), l: new Array(1001).fill(0), m: Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [i, i])) };
+    const value = {
+      deep: nested(40),
+      inf: Infinity,
+      s: "x".repeat(70_000),
+      l: new Array(1001).fill(0),
+      m: Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [i, i])),
+    };
     const codes = checkJsonBounds(value).map((e) => e.code);
     expect(codes.sort()).toEqual(["max_items", "max_length", "max_properties", "not_finite", "too_deep"]);
     for (const code of codes) expect(FIELD_ERROR_CODES).toContain(code);
   });
 
   it("takes other bounds", () => {
-    expect(checkJsonBounds({ a: [1, 2, 3] }, { ...REQUEST_BOUNDS, maxArrayItems: 2 })).toEqual([{ pointer: "/a", code: "max_items", detail: "must NOT have more than 2 items" }]);
+    expect(checkJsonBounds({ a: [1, 2, 3] }, { ...REQUEST_BOUNDS, maxArrayItems: 2 })).toEqual([
+      { pointer: "/a", code: "max_items", detail: "must NOT have more than 2 items" },
+    ]);
   });
 });

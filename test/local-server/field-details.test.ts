@@ -1,6 +1,14 @@
 // Field error wording shared by the simulator and the mock's front.
 import { describe, expect, it } from "vitest";
-import { BODY_REQUIRED_DETAIL, enumDetail, fieldDetail, READ_ONLY_DETAIL, REQUIRED_DETAIL, UNKNOWN_FIELD_DETAIL, withoutEchoes } from "../../src/local-server/field-details.js";
+import {
+  BODY_REQUIRED_DETAIL,
+  enumDetail,
+  fieldDetail,
+  READ_ONLY_DETAIL,
+  REQUIRED_DETAIL,
+  UNKNOWN_FIELD_DETAIL,
+  withoutEchoes,
+} from "../../src/local-server/field-details.js";
 
 describe("fieldDetail", () => {
   it("replaces ajv's words where they name internals", () => {

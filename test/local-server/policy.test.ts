@@ -14,10 +14,18 @@ import {
 } from "../../src/local-server/policy.js";
 
 describe("isAllowedHost", () => {
-  it.each(["localhost", "localhost:4010", "127.0.0.1", "127.0.0.1:4011", "[::1]", "[::1]:4010", "LOCALHOST:80", "app.localhost:5173", "a.b.localhost", "localhost."])(
-    "accepts the loopback name %s",
-    (host) => expect(isAllowedHost(host)).toBe(true),
-  );
+  it.each([
+    "localhost",
+    "localhost:4010",
+    "127.0.0.1",
+    "127.0.0.1:4011",
+    "[::1]",
+    "[::1]:4010",
+    "LOCALHOST:80",
+    "app.localhost:5173",
+    "a.b.localhost",
+    "localhost.",
+  ])("accepts the loopback name %s", (host) => expect(isAllowedHost(host)).toBe(true));
 
   it.each([
     "evil.example",
@@ -63,13 +71,20 @@ describe("isAllowedOrigin and corsHeaders", () => {
     },
   );
 
-  it.each(["https://evil.example", "http://localhost.evil.example", "null", "", "file://", "ws://localhost:3000", "http://localhost:3000/path", "http://127.0.0.2:3000", "*"])(
-    "gives %j no access-control-allow-origin, only Vary",
-    (origin) => {
-      expect(isAllowedOrigin(origin)).toBe(false);
-      expect(corsHeaders(origin)).toEqual({ vary: "Origin" });
-    },
-  );
+  it.each([
+    "https://evil.example",
+    "http://localhost.evil.example",
+    "null",
+    "",
+    "file://",
+    "ws://localhost:3000",
+    "http://localhost:3000/path",
+    "http://127.0.0.2:3000",
+    "*",
+  ])("gives %j no access-control-allow-origin, only Vary", (origin) => {
+    expect(isAllowedOrigin(origin)).toBe(false);
+    expect(corsHeaders(origin)).toEqual({ vary: "Origin" });
+  });
 
   it("gives a request without Origin only Vary", () => {
     expect(corsHeaders(undefined)).toEqual({ vary: "Origin" });
@@ -113,7 +128,9 @@ describe("preflight", () => {
   });
 
   it("does not echo a header list that is not one", () => {
-    expect(preflightHeaders("http://localhost:3000", "x-api-key\r\nset-cookie: a")["access-control-allow-headers"]).toBe("content-type, x-api-key, x-tenant-id");
+    expect(preflightHeaders("http://localhost:3000", "x-api-key\r\nset-cookie: a")["access-control-allow-headers"]).toBe(
+      "content-type, x-api-key, x-tenant-id",
+    );
   });
 });
 
@@ -152,7 +169,8 @@ describe("option values", () => {
     expect(parseAllowedHost("Dev.Example.test")).toBe("dev.example.test");
     expect(parseAllowedHost(".lan.test")).toBe(".lan.test");
     expect(parseAllowedHost("192.168.1.10")).toBe("192.168.1.10");
-    for (const bad of ["", "http://dev.example.test", "dev.example.test:4010", "a/b", "a b", "."]) expect(() => parseAllowedHost(bad)).toThrow(/not a host name/);
+    for (const bad of ["", "http://dev.example.test", "dev.example.test:4010", "a/b", "a b", "."])
+      expect(() => parseAllowedHost(bad)).toThrow(/not a host name/);
   });
 
   it("takes origins, refuses * and null and anything with a path", () => {
@@ -160,6 +178,7 @@ describe("option values", () => {
     expect(parseCorsOrigin("http://app.example.test:3000/")).toBe("http://app.example.test:3000");
     expect(() => parseCorsOrigin("*")).toThrow(/any page/);
     expect(() => parseCorsOrigin("null")).toThrow(/any page/);
-    for (const bad of ["app.example.test", "http://app.example.test/x", "ftp://app.example.test", ""]) expect(() => parseCorsOrigin(bad)).toThrow(/not an origin/);
+    for (const bad of ["app.example.test", "http://app.example.test/x", "ftp://app.example.test", ""])
+      expect(() => parseCorsOrigin(bad)).toThrow(/not an origin/);
   });
 });

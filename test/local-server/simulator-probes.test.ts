@@ -8,8 +8,8 @@ import type http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PROBLEM_TYPES } from "../../src/problems.js";
-import { SEED_IDS, startSimulator, type RunningSimulator } from "../../src/simulator/index.js";
+import { PROBLEM_TYPES } from "../../src/shared/problems.js";
+import { SEED_IDS, startSimulator, type RunningSimulator } from "../../src/simulator/node/index.js";
 import { raw } from "../mock/support.js";
 import { upload } from "../support/upload.js";
 
@@ -89,11 +89,26 @@ describe("one request cannot break the simulator", () => {
   });
 
   it("refuses strings and arrays past the bounds, in the API and the control API", async () => {
-    const long = await request({ method: "PATCH", path: deployment(), headers: json, body: JSON.stringify({ source_revision_config: { repo_ref: "x".repeat(70_000) } }) });
+    const long = await request({
+      method: "PATCH",
+      path: deployment(),
+      headers: json,
+      body: JSON.stringify({ source_revision_config: { repo_ref: "x".repeat(70_000) } }),
+    });
     expect(expectProblem(long, "validation").errors).toEqual([expect.objectContaining({ pointer: "/source_revision_config/repo_ref", code: "max_length" })]);
-    const control = await request({ method: "POST", path: "/_simulator/fail-next", headers: json, body: JSON.stringify({ deployment_id: "x".repeat(70_000), status: "BUILD_FAILED" }) });
+    const control = await request({
+      method: "POST",
+      path: "/_simulator/fail-next",
+      headers: json,
+      body: JSON.stringify({ deployment_id: "x".repeat(70_000), status: "BUILD_FAILED" }),
+    });
     expect(control.status).toBe(422);
-    const deep = await request({ method: "POST", path: "/_simulator/advance", headers: json, body: `{"seconds":1,"x":${"[".repeat(50_000)}${"]".repeat(50_000)}}` });
+    const deep = await request({
+      method: "POST",
+      path: "/_simulator/advance",
+      headers: json,
+      body: `{"seconds":1,"x":${"[".repeat(50_000)}${"]".repeat(50_000)}}`,
+    });
     expect(deep.status).toBe(422);
     await stillServes();
   });
@@ -130,12 +145,27 @@ describe("no other web page can reach it", () => {
     const before = await request({ path: "/_simulator", headers: auth });
     const plain = await request({ method: "POST", path: "/_simulator/advance", headers: { ...auth, "content-type": "text/plain" }, body: '{"seconds":3600}' });
     expectProblem(plain, "unsupported-media-type");
-    const form = await request({ method: "POST", path: "/_simulator/advance", headers: { ...auth, "content-type": "application/x-www-form-urlencoded" }, body: "seconds=3600" });
+    const form = await request({
+      method: "POST",
+      path: "/_simulator/advance",
+      headers: { ...auth, "content-type": "application/x-www-form-urlencoded" },
+      body: "seconds=3600",
+    });
     expectProblem(form, "unsupported-media-type");
-    const crossSite = await request({ method: "POST", path: "/_simulator/reset", headers: { ...auth, origin: "https://evil.example", "content-type": "text/plain" }, body: "{}" });
+    const crossSite = await request({
+      method: "POST",
+      path: "/_simulator/reset",
+      headers: { ...auth, origin: "https://evil.example", "content-type": "text/plain" },
+      body: "{}",
+    });
     expectProblem(crossSite, "forbidden");
     expect(crossSite.headers["access-control-allow-origin"]).toBeUndefined();
-    const crossSiteJson = await request({ method: "POST", path: "/_simulator/advance", headers: { ...json, origin: "https://evil.example" }, body: '{"seconds":3600}' });
+    const crossSiteJson = await request({
+      method: "POST",
+      path: "/_simulator/advance",
+      headers: { ...json, origin: "https://evil.example" },
+      body: '{"seconds":3600}',
+    });
     expectProblem(crossSiteJson, "forbidden");
     const after = await request({ path: "/_simulator", headers: auth });
     // The clock moves with real time only, not by the hour a refused advance asked for.
@@ -156,7 +186,11 @@ describe("no other web page can reach it", () => {
   it("gives a foreign origin no CORS access, a loopback origin its own, and never *", async () => {
     const foreign = await request({ path: "/v2/deployments", headers: { ...auth, origin: "https://evil.example" } });
     expect(foreign.headers["access-control-allow-origin"]).toBeUndefined();
-    const preflight = await request({ method: "OPTIONS", path: "/_simulator/reset", headers: { origin: "https://evil.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type,x-api-key" } });
+    const preflight = await request({
+      method: "OPTIONS",
+      path: "/_simulator/reset",
+      headers: { origin: "https://evil.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type,x-api-key" },
+    });
     expect(preflight.headers["access-control-allow-origin"]).toBeUndefined();
     expect(preflight.headers["access-control-allow-methods"]).toBeUndefined();
     const local = await request({ path: "/v2/deployments", headers: { ...auth, origin: "http://localhost:5173" } });
@@ -211,10 +245,14 @@ describe("probes beyond the issue's list", () => {
   });
 
   it("keeps a __proto__ key in a body from reaching the store's objects", async () => {
-    const answer = await request({ method: "PATCH", path: deployment(), headers: json, body: '{"__proto__":{"polluted":true},"source_revision_config":{"repo_ref":"main"}}' });
+    const answer = await request({
+      method: "PATCH",
+      path: deployment(),
+      headers: json,
+      body: '{"__proto__":{"polluted":true},"source_revision_config":{"repo_ref":"main"}}',
+    });
     expect(answer.status).toBeLessThan(500);
     expect(({} as any).polluted).toBeUndefined();
     await stillServes();
   });
 });
-

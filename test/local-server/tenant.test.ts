@@ -14,7 +14,10 @@ describe("checkTenantHeader", () => {
     expect(checkTenantHeader("")).toEqual({ parameter: "X-Tenant-Id", code: "format", detail: expect.stringContaining("leave the header out") });
   });
 
-  it.each(["acme", " 7b1e2c3d-4f5a-4b6c-8d7e-9f0a1b2c3d4e", "7b1e2c3d-4f5a-4b6c-8d7e-9f0a1b2c3d4e,7b1e2c3d-4f5a-4b6c-8d7e-9f0a1b2c3d4e", "*"])("refuses %j", (value) => {
-    expect(checkTenantHeader(value)).toEqual({ parameter: "X-Tenant-Id", code: "format", detail: "must be a tenant id (a UUID)" });
-  });
+  it.each(["acme", " 7b1e2c3d-4f5a-4b6c-8d7e-9f0a1b2c3d4e", "7b1e2c3d-4f5a-4b6c-8d7e-9f0a1b2c3d4e,7b1e2c3d-4f5a-4b6c-8d7e-9f0a1b2c3d4e", "*"])(
+    "refuses %j",
+    (value) => {
+      expect(checkTenantHeader(value)).toEqual({ parameter: "X-Tenant-Id", code: "format", detail: "must be a tenant id (a UUID)" });
+    },
+  );
 });

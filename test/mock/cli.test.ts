@@ -8,7 +8,15 @@ import { KEY, raw, startMockProcess } from "./support.js";
 
 describe("npm start with added hosts and origins", () => {
   it("takes --allowed-host and --cors-origin, repeated", async () => {
-    const mock = await startMockProcess(["--allowed-host", "dev.example.test", "--allowed-host=.lan.test", "--cors-origin", "https://app.example.test", "--cors-origin", "http://tool.example.test:8080"]);
+    const mock = await startMockProcess([
+      "--allowed-host",
+      "dev.example.test",
+      "--allowed-host=.lan.test",
+      "--cors-origin",
+      "https://app.example.test",
+      "--cors-origin",
+      "http://tool.example.test:8080",
+    ]);
     try {
       expect(mock.output()).toContain("also answers Host: dev.example.test, .lan.test");
       for (const host of ["dev.example.test:4010", "box.lan.test", "localhost"]) {
@@ -44,7 +52,12 @@ describe("npm start with added hosts and origins", () => {
     [["--allowed-host"], /--allowed-host/],
     [["--bogus"], /Unknown option '--bogus'/],
   ])("refuses %j with exit code 2 and a message naming the flag", (args, message) => {
-    const run = spawnSync(process.execPath, ["scripts/mock.mjs", ...args], { cwd: ROOT, encoding: "utf8", timeout: 20_000, env: { ...process.env, PORT: "1" } });
+    const run = spawnSync(process.execPath, ["scripts/mock.mjs", ...args], {
+      cwd: ROOT,
+      encoding: "utf8",
+      timeout: 20_000,
+      env: { ...process.env, PORT: "1" },
+    });
     expect(run.status, run.stdout + run.stderr).toBe(2);
     expect(run.stderr).toMatch(message);
     expect(run.stdout).not.toContain("listening");

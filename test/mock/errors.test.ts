@@ -3,8 +3,8 @@
 // `Prefer: dynamic=true` never answers 500. Real HTTP against the front `npm start` serves.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMock, type RunningMock } from "../../scripts/mock-front.mjs";
-import { PROBLEM_TYPES, type ProblemKind } from "../../src/problems.js";
-import { primaryType } from "../../src/openapi/walk.js";
+import { PROBLEM_TYPES, type ProblemKind } from "../../src/shared/problems.js";
+import { primaryType } from "../../src/shared/walk.js";
 import { deref, operations } from "../support/document.js";
 import { DEPLOYMENT, KEY, raw, showsInternals } from "./support.js";
 
@@ -23,7 +23,12 @@ async function problemOf(kind: ProblemKind, options: Parameters<typeof raw>[1]) 
   expect(answer.headers["content-type"], answer.text).toMatch(/^application\/problem\+json/);
   const body = answer.json();
   const { type, title, status } = PROBLEM_TYPES[kind];
-  expect({ status: answer.status, type: body.type, title: body.title, bodyStatus: body.status }, answer.text).toEqual({ status, type, title, bodyStatus: status });
+  expect({ status: answer.status, type: body.type, title: body.title, bodyStatus: body.status }, answer.text).toEqual({
+    status,
+    type,
+    title,
+    bodyStatus: status,
+  });
   expect(showsInternals(answer.text), answer.text).toBe(false);
   return body;
 }
@@ -59,7 +64,9 @@ describe("problem kinds", () => {
 
   it("field errors carry the code of the rule broken, with the simulator's words", async () => {
     const unknown = await problemOf("validation", { method: "PATCH", path: DEPLOYMENT, headers: json, body: '{"zzz":1}' });
-    expect(unknown.errors).toEqual([{ pointer: "/zzz", code: "unknown_field", detail: "is not a field that can be sent here (unknown, read-only or unchangeable)" }]);
+    expect(unknown.errors).toEqual([
+      { pointer: "/zzz", code: "unknown_field", detail: "is not a field that can be sent here (unknown, read-only or unchangeable)" },
+    ]);
     const limit = await problemOf("validation", { path: "/v2/deployments?limit=500", headers: KEY });
     expect(limit.errors).toEqual([{ parameter: "limit", code: "maximum", detail: "must be <= 100" }]);
     const status = await problemOf("validation", { path: "/v2/deployments?status=NOPE", headers: KEY });
@@ -73,7 +80,8 @@ describe("problem kinds", () => {
     const problem = await problemOf("validation", { method: "PATCH", path: DEPLOYMENT, headers: json, body });
     expect(problem.detail).toMatch(/more invalid fields than the mock can list; the first \d+ are listed/);
     expect(problem.errors.length).toBeGreaterThan(10);
-    for (const error of problem.errors) expect(error).toEqual({ pointer: expect.stringMatching(/^\/field\d+$/), code: "unknown_field", detail: expect.any(String) });
+    for (const error of problem.errors)
+      expect(error).toEqual({ pointer: expect.stringMatching(/^\/field\d+$/), code: "unknown_field", detail: expect.any(String) });
   });
 
   it("a wrong type deep in a nullable object is reported once, at the field", async () => {
@@ -109,7 +117,12 @@ describe("problem kinds", () => {
   });
 
   it("a body that is not JSON: 415", async () => {
-    await problemOf("unsupported-media-type", { method: "PATCH", path: DEPLOYMENT, headers: { ...KEY, "content-type": "application/x-www-form-urlencoded" }, body: "a=b" });
+    await problemOf("unsupported-media-type", {
+      method: "PATCH",
+      path: DEPLOYMENT,
+      headers: { ...KEY, "content-type": "application/x-www-form-urlencoded" },
+      body: "a=b",
+    });
   });
 
   it("a Prefer header Prism cannot decode, or one naming an answer the document lacks", async () => {

@@ -4,13 +4,12 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REQUEST_BOUNDS } from "../../src/local-server/bounds.js";
-import { PROBLEM_TYPES } from "../../src/problems.js";
+import { PROBLEM_TYPES } from "../../src/shared/problems.js";
 import { DEPLOYMENT, KEY, raw, startMockProcess, type MockProcess } from "./support.js";
 import { upload } from "../support/upload.js";
 
 const json = { ...KEY, "content-type": "application/json" };
 const MiB = 1024 * 1024;
-
 
 // `npm start` as a process of its own, to watch its memory.
 let mock: MockProcess;
@@ -22,7 +21,6 @@ afterAll(async () => {
 });
 
 describe("body size", () => {
-
   it("refuses a 100 MB body with a Content-Length before reading it, with a 413 problem", async () => {
     const before = mock.memory();
     const answer = await upload(mock.baseUrl, { method: "PATCH", path: DEPLOYMENT, headers: json, total: 100 * MiB, framing: "length" });
@@ -32,7 +30,9 @@ describe("body size", () => {
     // Answered long before the upload could finish: the body was not read.
     expect(answer.sentWhenAnswered).toBeLessThan(20 * MiB);
     const after = mock.memory();
-    console.log(`mock memory, 100 MB body with Content-Length: peak ${before.peakMiB.toFixed(0)} -> ${after.peakMiB.toFixed(0)} MiB, rss ${after.rssMiB.toFixed(0)} MiB`);
+    console.log(
+      `mock memory, 100 MB body with Content-Length: peak ${before.peakMiB.toFixed(0)} -> ${after.peakMiB.toFixed(0)} MiB, rss ${after.rssMiB.toFixed(0)} MiB`,
+    );
     expect(after.peakMiB - before.peakMiB).toBeLessThan(32);
   });
 
@@ -54,7 +54,13 @@ describe("body size", () => {
     const ask = (length: number) =>
       new Promise<{ status: number; continued: boolean }>((resolve, reject) => {
         let continued = false;
-        const req = http.request({ host: url.hostname, port: url.port, method: "PATCH", path: DEPLOYMENT, headers: { ...json, expect: "100-continue", "content-length": String(length) } });
+        const req = http.request({
+          host: url.hostname,
+          port: url.port,
+          method: "PATCH",
+          path: DEPLOYMENT,
+          headers: { ...json, expect: "100-continue", "content-length": String(length) },
+        });
         req.on("continue", () => {
           continued = true;
           req.end(JSON.stringify({ source_revision_config: { repo_ref: "main" } }).padEnd(length, " "));
@@ -77,15 +83,24 @@ describe("body size", () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {
       for (let i = 0; i < 3; i++) {
-        const answer = await upload(mock.baseUrl, { method: "PATCH", path: DEPLOYMENT, headers: json, total: 20 * MiB, framing: i % 2 === 0 ? "length" : "chunked", agent });
+        const answer = await upload(mock.baseUrl, {
+          method: "PATCH",
+          path: DEPLOYMENT,
+          headers: json,
+          total: 20 * MiB,
+          framing: i % 2 === 0 ? "length" : "chunked",
+          agent,
+        });
         expect(answer.status).toBe(413);
         expect(answer.headers.connection).toBe("close");
         const next = await new Promise<number>((resolve, reject) => {
           const url = new URL(mock.baseUrl);
-          http.get({ host: url.hostname, port: url.port, path: "/v2/listeners", headers: KEY, agent }, (res) => {
-            res.resume();
-            res.on("end", () => resolve(res.statusCode ?? 0));
-          }).on("error", reject);
+          http
+            .get({ host: url.hostname, port: url.port, path: "/v2/listeners", headers: KEY, agent }, (res) => {
+              res.resume();
+              res.on("end", () => resolve(res.statusCode ?? 0));
+            })
+            .on("error", reject);
         });
         expect(next).toBe(200);
       }

@@ -3,7 +3,7 @@
 // an array parameter, unevaluated properties, Prism's own errors with a stack trace).
 import { describe, expect, it } from "vitest";
 import { fieldErrorsOf, problemFor, requestViolations } from "../../scripts/prism-answers.mjs";
-import { PROBLEM_TYPES } from "../../src/problems.js";
+import { PROBLEM_TYPES } from "../../src/shared/problems.js";
 
 const violation = (location: string[], code: string, message: string) => ({ location: ["request", ...location], severity: "Error", code, message });
 const request = { method: "PATCH", path: "/v2/deployments/x", bodyWas: "value" as const };
@@ -20,14 +20,16 @@ describe("requestViolations", () => {
   });
 
   it("salvages the whole violations of a header Prism cut", () => {
-    const all = Array.from({ length: 200 }, (_, i) => violation(["body"], "additionalProperties", `Request body must NOT have additional properties; found 'field${i}'`));
+    const all = Array.from({ length: 200 }, (_, i) =>
+      violation(["body"], "additionalProperties", `Request body must NOT have additional properties; found 'field${i}'`),
+    );
     const cut = `Too many violations! ${JSON.stringify(all).slice(0, 8092)}`;
     const read = requestViolations(cut)!;
     expect(read.truncated).toBe(true);
     expect(read.list.length).toBeGreaterThan(10);
     expect(read.list.length).toBeLessThan(200);
     expect(read.list.at(-1)?.message).toMatch(/found 'field\d+'$/);
-    expect(requestViolations("Too many violations! [{\"loc")).toEqual({ list: [], truncated: true });
+    expect(requestViolations('Too many violations! [{"loc')).toEqual({ list: [], truncated: true });
   });
 });
 
@@ -75,7 +77,11 @@ describe("fieldErrorsOf", () => {
 describe("problemFor", () => {
   it("lists what it can of a cut header and says the list is partial", () => {
     const problem = problemFor(
-      { status: 422, problem: { type: PROBLEM_TYPES.validation.type }, violations: { list: [violation(["body"], "additionalProperties", "Request body must NOT have additional properties; found 'a'")], truncated: true } },
+      {
+        status: 422,
+        problem: { type: PROBLEM_TYPES.validation.type },
+        violations: { list: [violation(["body"], "additionalProperties", "Request body must NOT have additional properties; found 'a'")], truncated: true },
+      },
       request,
     )!;
     expect(problem.detail).toBe("The request has more invalid fields than the mock can list; the first 1 are listed.");
@@ -88,7 +94,10 @@ describe("problemFor", () => {
 
   it("answers Prism's own 500 without its stack trace", () => {
     const problem = problemFor(
-      { status: 500, problem: { type: "https://stoplight.io/prism/errors#UNKNOWN", title: "TypeError: x\n    at f (/home/u/node_modules/a.js:1:2)", detail: "" } },
+      {
+        status: 500,
+        problem: { type: "https://stoplight.io/prism/errors#UNKNOWN", title: "TypeError: x\n    at f (/home/u/node_modules/a.js:1:2)", detail: "" },
+      },
       request,
     )!;
     expect(problem).toMatchObject({ type: PROBLEM_TYPES.internal.type, status: 500 });
@@ -96,9 +105,15 @@ describe("problemFor", () => {
   });
 
   it("keeps a safe line of Prism's detail and drops one that shows a path", () => {
-    const safe = problemFor({ status: 406, problem: { type: "https://stoplight.io/prism/errors#NOT_ACCEPTABLE", detail: "Unable to find content for text/html" } }, request)!;
+    const safe = problemFor(
+      { status: 406, problem: { type: "https://stoplight.io/prism/errors#NOT_ACCEPTABLE", detail: "Unable to find content for text/html" } },
+      request,
+    )!;
     expect(safe).toMatchObject({ type: "about:blank", title: "Not Acceptable", status: 406, detail: "Unable to find content for text/html" });
-    const leaky = problemFor({ status: 406, problem: { type: "https://stoplight.io/prism/errors#NOT_ACCEPTABLE", detail: "cannot read /work/main/x.json" } }, request)!;
+    const leaky = problemFor(
+      { status: 406, problem: { type: "https://stoplight.io/prism/errors#NOT_ACCEPTABLE", detail: "cannot read /work/main/x.json" } },
+      request,
+    )!;
     expect(leaky.detail).toBe("");
   });
 });

@@ -3,7 +3,7 @@
 // request that takes it down. Real HTTP against the front `npm start` serves.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMock, type RunningMock } from "../../scripts/mock-front.mjs";
-import { PROBLEM_TYPES } from "../../src/problems.js";
+import { PROBLEM_TYPES } from "../../src/shared/problems.js";
 import { DEPLOYMENT, KEY, raw } from "./support.js";
 
 let mock: RunningMock;
@@ -25,7 +25,12 @@ describe("Host check", () => {
   });
 
   it("refuses a foreign Host before anything else, a write included", async () => {
-    const answer = await raw(mock.baseUrl, { method: "PATCH", path: DEPLOYMENT, headers: { ...KEY, host: "rebind.example", "content-type": "application/json" }, body: "{oops" });
+    const answer = await raw(mock.baseUrl, {
+      method: "PATCH",
+      path: DEPLOYMENT,
+      headers: { ...KEY, host: "rebind.example", "content-type": "application/json" },
+      body: "{oops",
+    });
     expect(answer.status).toBe(403);
   });
 
@@ -66,7 +71,12 @@ describe("CORS", () => {
     expect(preflight.headers["access-control-allow-origin"]).toBe(origin);
     expect(preflight.headers["access-control-allow-methods"]).toContain("PATCH");
     expect(preflight.headers["access-control-allow-headers"]).toBe("x-api-key,content-type,prefer");
-    const malformed = await raw(mock.baseUrl, { method: "PATCH", path: DEPLOYMENT, headers: { ...KEY, origin, "content-type": "application/json" }, body: "{" });
+    const malformed = await raw(mock.baseUrl, {
+      method: "PATCH",
+      path: DEPLOYMENT,
+      headers: { ...KEY, origin, "content-type": "application/json" },
+      body: "{",
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.headers["access-control-allow-origin"]).toBe(origin);
   });
@@ -105,9 +115,19 @@ describe("writes from other sites", () => {
   });
 
   it("refuses a cross-origin form PATCH and a cross-site write without Origin", async () => {
-    const form = await raw(mock.baseUrl, { method: "PATCH", path: DEPLOYMENT, headers: { ...KEY, origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded" }, body: "name=x" });
+    const form = await raw(mock.baseUrl, {
+      method: "PATCH",
+      path: DEPLOYMENT,
+      headers: { ...KEY, origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded" },
+      body: "name=x",
+    });
     expect(form.status).toBe(403);
-    const noOrigin = await raw(mock.baseUrl, { method: "POST", path: DEPLOYMENT, headers: { ...KEY, "sec-fetch-site": "cross-site", "content-type": "text/plain" }, body: "x" });
+    const noOrigin = await raw(mock.baseUrl, {
+      method: "POST",
+      path: DEPLOYMENT,
+      headers: { ...KEY, "sec-fetch-site": "cross-site", "content-type": "text/plain" },
+      body: "x",
+    });
     expect(noOrigin.status).toBe(403);
   });
 

@@ -3,8 +3,8 @@
 // rule, the same words). Both servers run for real, the simulator in-process.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMock, type RunningMock } from "../../scripts/mock-front.mjs";
-import { SEED_IDS, startSimulator, type RunningSimulator } from "../../src/simulator/index.js";
-import { PROBLEM_TYPES } from "../../src/problems.js";
+import { SEED_IDS, startSimulator, type RunningSimulator } from "../../src/simulator/node/index.js";
+import { PROBLEM_TYPES } from "../../src/shared/problems.js";
 import { KEY, raw } from "./support.js";
 
 let mock: RunningMock;
@@ -39,11 +39,21 @@ const MISTAKES: Record<string, () => Mistake> = {
   "an id that is not a UUID": () => ({ path: "/v2/deployments/abc", headers: KEY }),
   "an empty PATCH body": () => ({ method: "PATCH", path: deployment(), headers: json, body: "" }),
   "a null body": () => ({ method: "PATCH", path: deployment(), headers: json, body: "null" }),
-  "a value nested too deep": () => ({ method: "PATCH", path: deployment(), headers: json, body: `{"source_config":{"containers":[{"env":${"[".repeat(100)}${"]".repeat(100)}}]}}` }),
+  "a value nested too deep": () => ({
+    method: "PATCH",
+    path: deployment(),
+    headers: json,
+    body: `{"source_config":{"containers":[{"env":${"[".repeat(100)}${"]".repeat(100)}}]}}`,
+  }),
   "a number JSON cannot hold": () => ({ method: "PATCH", path: deployment(), headers: json, body: '{"source_config":{"resource_spec":{"cpu":1e309}}}' }),
   "an empty X-Tenant-Id": () => ({ path: "/v2/deployments", headers: { ...KEY, "x-tenant-id": "" } }),
   "an X-Tenant-Id that is not a UUID, beside a bad limit": () => ({ path: "/v2/deployments?limit=500", headers: { ...KEY, "x-tenant-id": "acme" } }),
-  "a JSON media type the document does not list": () => ({ method: "PATCH", path: deployment(), headers: { ...KEY, "content-type": "application/vnd.api+json" }, body: "{}" }),
+  "a JSON media type the document does not list": () => ({
+    method: "PATCH",
+    path: deployment(),
+    headers: { ...KEY, "content-type": "application/vnd.api+json" },
+    body: "{}",
+  }),
   "a text/plain body": () => ({ method: "PATCH", path: deployment(), headers: { ...KEY, "content-type": "text/plain" }, body: "{}" }),
   "a missing API key": () => ({ path: "/v2/listeners" }),
   "an unknown path": () => ({ path: "/v2/nope", headers: KEY }),
@@ -54,7 +64,11 @@ const MISTAKES: Record<string, () => Mistake> = {
 
 function shape(answer: { status: number; text: string }, sameDetail: boolean) {
   const body = JSON.parse(answer.text);
-  const errors = (body.errors ?? []).map((e: any) => ({ where: e.pointer ?? `parameter ${e.parameter}`, code: e.code, ...(sameDetail ? { detail: e.detail } : {}) }));
+  const errors = (body.errors ?? []).map((e: any) => ({
+    where: e.pointer ?? `parameter ${e.parameter}`,
+    code: e.code,
+    ...(sameDetail ? { detail: e.detail } : {}),
+  }));
   // The malformed-JSON detail carries the parser's message and the validation detail counts the
   // fields, the same in both: compare them too.
   const detail = [PROBLEM_TYPES["malformed-json"].type, PROBLEM_TYPES.validation.type].includes(body.type) ? body.detail : undefined;

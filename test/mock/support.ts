@@ -17,11 +17,21 @@ export interface RawAnswer {
 }
 
 /** One request with exactly these headers (Host included). */
-export function raw(baseUrl: string, options: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<RawAnswer> {
+export function raw(
+  baseUrl: string,
+  options: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer },
+): Promise<RawAnswer> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: url.hostname, port: url.port, method: options.method ?? "GET", path: options.path ?? "/", headers: options.headers ?? {}, setHost: options.headers?.host === undefined },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: options.method ?? "GET",
+        path: options.path ?? "/",
+        headers: options.headers ?? {},
+        setHost: options.headers?.host === undefined,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c) => chunks.push(c));
@@ -84,7 +94,10 @@ export async function startMockProcess(args: string[] = [], env: Record<string, 
   const started = Date.now();
   for (;;) {
     if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}: ${output}`);
-    const ready = await raw(baseUrl, { path: "/v2/listeners", headers: KEY }).then((r) => r.status === 200, () => false);
+    const ready = await raw(baseUrl, { path: "/v2/listeners", headers: KEY }).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() - started > 20_000) {
       await stop();

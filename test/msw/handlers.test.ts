@@ -4,7 +4,7 @@ import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDeploymentsClient, unwrap, type DeploymentsClient } from "../../src/index.js";
 import { simulatorHandlers } from "../../src/msw.js";
-import { createSimulator, SEED_IDS } from "../../src/simulator/index.js";
+import { createSimulator, SEED_IDS } from "../../src/simulator/node/index.js";
 
 const BASE_URL = "https://api.example.test";
 // Served under a path too, as an app that calls its API at https://example.test/dms/v2/... would.
@@ -107,7 +107,9 @@ describe("simulatorHandlers with setupServer (msw/node)", () => {
   });
 
   it("bad options fail at once, naming what is wrong", () => {
-    expect(() => simulatorHandlers(sim, { baseUrl: "/relative" })).toThrow(/simulatorHandlers: baseUrl must be an absolute http:\/\/ or https:\/\/ URL, got "\/relative"/);
+    expect(() => simulatorHandlers(sim, { baseUrl: "/relative" })).toThrow(
+      /simulatorHandlers: baseUrl must be an absolute http:\/\/ or https:\/\/ URL, got "\/relative"/,
+    );
     // @ts-expect-error: not a simulator
     expect(() => simulatorHandlers({}, { baseUrl: BASE_URL })).toThrow(/simulatorHandlers: sim must be a simulator with a fetch method/);
   });

@@ -14,7 +14,7 @@ const RECIPES = ["recipe-vitest.test.ts", "recipe-storybook.test.ts", "recipe-fe
 const PACKAGE_NAMES: [string, string][] = [
   ['"../../src/index.js"', '"deployment-management-api"'],
   ['"../../src/msw.js"', '"deployment-management-api/msw"'],
-  ['"../../src/simulator/index.js"', '"deployment-management-api/simulator"'],
+  ['"../../src/simulator/node/index.js"', '"deployment-management-api/simulator"'],
 ];
 
 function section(markdown: string): string {

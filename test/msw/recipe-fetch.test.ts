@@ -1,6 +1,6 @@
 // #region readme
 import { createDeploymentsClient, unwrap } from "../../src/index.js";
-import { createSimulator, SEED_IDS } from "../../src/simulator/index.js";
+import { createSimulator, SEED_IDS } from "../../src/simulator/node/index.js";
 
 const sim = createSimulator({ stepSeconds: 2 });
 const client = createDeploymentsClient({ baseUrl: "https://api.example.test", apiKey: "dev", fetch: sim.fetch });

@@ -1,7 +1,7 @@
 // #region readme
 import { createDeploymentsClient } from "../../src/index.js";
 import { simulatorHandlers } from "../../src/msw.js";
-import { createSimulator, SEED_IDS } from "../../src/simulator/index.js";
+import { createSimulator, SEED_IDS } from "../../src/simulator/node/index.js";
 
 const baseUrl = "https://api.example.test";
 const sim = createSimulator({ stepSeconds: 2 });
@@ -44,7 +44,8 @@ afterAll(() => server.close());
 
 // What the component under the story does: the client on the global fetch, as in the app.
 const component = createDeploymentsClient({ baseUrl, apiKey: "component" });
-const getDeployment = async () => unwrap(await component.GET("/v2/deployments/{deployment_id}", { params: { path: { deployment_id: SEED_IDS.deployment_id } } }));
+const getDeployment = async () =>
+  unwrap(await component.GET("/v2/deployments/{deployment_id}", { params: { path: { deployment_id: SEED_IDS.deployment_id } } }));
 
 test("the Deploying story's loader leaves a revision in progress that the component then reads through MSW", async () => {
   const seeded = await getDeployment();

@@ -5,7 +5,7 @@ import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
 import { createDeploymentsClient, unwrap } from "../../src/index.js";
 import { simulatorHandlers } from "../../src/msw.js";
-import { createSimulator, SEED_IDS } from "../../src/simulator/index.js";
+import { createSimulator, SEED_IDS } from "../../src/simulator/node/index.js";
 
 const baseUrl = "https://api.example.test";
 const sim = createSimulator();
@@ -29,9 +29,7 @@ test("a new branch gets deployed", async () => {
   const revision_id = patched.latest_revision_id!;
   await sim.advance(60); // a minute of simulated time: the revision goes through every state
 
-  const revision = unwrap(
-    await client.GET("/v2/deployments/{deployment_id}/revisions/{revision_id}", { params: { path: { deployment_id, revision_id } } }),
-  );
+  const revision = unwrap(await client.GET("/v2/deployments/{deployment_id}/revisions/{revision_id}", { params: { path: { deployment_id, revision_id } } }));
   expect(revision.status).toBe("DEPLOYED");
 });
 // #endregion readme

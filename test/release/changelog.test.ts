@@ -11,7 +11,9 @@ import { ROOT } from "../support/document.js";
 const run = promisify(execFile);
 const changelog = readFileSync(join(ROOT, "CHANGELOG.md"), "utf8");
 const version: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
-const releases = readdirSync(join(ROOT, "api", "releases")).filter((n) => /^\d+\.\d+\.\d+\.json$/.test(n)).map((n) => n.slice(0, -5));
+const releases = readdirSync(join(ROOT, "api", "releases"))
+  .filter((n) => /^\d+\.\d+\.\d+\.json$/.test(n))
+  .map((n) => n.slice(0, -5));
 
 /** The text of the entry `## <version>`, up to the next entry. */
 function entry(v: string): string | undefined {
@@ -24,16 +26,13 @@ describe("CHANGELOG.md", () => {
     for (const v of [version, ...releases]) expect(entry(v), `no "## ${v}" entry in CHANGELOG.md`).toBeDefined();
   });
 
-  it.skipIf(existsSync(join(ROOT, "api", "releases", `${version}.json`)))(
-    `lists in the ${version} entry the API changes npm run api:diff finds`,
-    async () => {
-      const text = entry(version)!;
-      const start = text.indexOf("<!-- api:diff -->");
-      const end = text.indexOf("<!-- /api:diff -->");
-      expect(start, "the entry has no <!-- api:diff --> ... <!-- /api:diff --> markers").toBeGreaterThanOrEqual(0);
-      const listed = text.slice(start + "<!-- api:diff -->".length, end).trim();
-      const { stdout } = await run(process.execPath, ["scripts/api-diff.mjs", "--format", "markdown"], { cwd: ROOT }).catch((error) => error);
-      expect(listed, "CHANGELOG.md is behind the document: run npm run api:diff -- --write-changelog").toBe(String(stdout).trim());
-    },
-  );
+  it.skipIf(existsSync(join(ROOT, "api", "releases", `${version}.json`)))(`lists in the ${version} entry the API changes npm run api:diff finds`, async () => {
+    const text = entry(version)!;
+    const start = text.indexOf("<!-- api:diff -->");
+    const end = text.indexOf("<!-- /api:diff -->");
+    expect(start, "the entry has no <!-- api:diff --> ... <!-- /api:diff --> markers").toBeGreaterThanOrEqual(0);
+    const listed = text.slice(start + "<!-- api:diff -->".length, end).trim();
+    const { stdout } = await run(process.execPath, ["scripts/api-diff.mjs", "--format", "markdown"], { cwd: ROOT }).catch((error) => error);
+    expect(listed, "CHANGELOG.md is behind the document: run npm run api:diff -- --write-changelog").toBe(String(stdout).trim());
+  });
 });

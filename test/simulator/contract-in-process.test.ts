@@ -1,7 +1,7 @@
 // The whole contract suite against the simulator without a port: requests go straight to
 // createSimulator().fetch. The ids are not given: the suite finds them through the list endpoints
 // (the forge integration by probing which integration the forge path answers for).
-import { createSimulator } from "../../src/simulator/index.js";
+import { createSimulator } from "../../src/simulator/node/index.js";
 import { defineContractSuite } from "../contract/suite.js";
 
 defineContractSuite("simulator in-process (createSimulator().fetch)", async () => {

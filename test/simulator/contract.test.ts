@@ -1,8 +1,8 @@
 // The contract suite (derived from generated/openapi.json) against the stateful simulator, with
 // PATCH cases and the strict error checks the simulator promises.
 import { afterAll } from "vitest";
-import { startSimulator, type RunningSimulator } from "../../src/simulator/index.js";
-import { SEED_IDS } from "../../src/simulator/seed.js";
+import { startSimulator, type RunningSimulator } from "../../src/simulator/node/index.js";
+import { SEED_IDS } from "../../src/simulator/core/seed.js";
 import { defineContractSuite } from "../contract/suite.js";
 
 let simulator: RunningSimulator | undefined;

@@ -28,11 +28,11 @@ function bundle(entry: string, outfile?: string) {
 }
 
 describe("the simulator core in a browser bundle", () => {
-  it("src/simulator/core.ts bundles for platform browser with no node: module among its inputs", async () => {
-    const result = await bundle("src/simulator/core.ts");
+  it("src/simulator/core/index.ts bundles for platform browser with no node: module among its inputs", async () => {
+    const result = await bundle("src/simulator/core/index.ts");
     expect(result.errors).toEqual([]);
     const inputs = Object.keys(result.metafile.inputs);
-    expect(inputs.some((i) => i.includes("src/simulator/simulator.ts"))).toBe(true);
+    expect(inputs.some((i) => i.includes("src/simulator/core/simulator.ts"))).toBe(true);
     expect(inputs.filter((i) => i.startsWith("node:") || i.includes("/node/"))).toEqual([]);
     for (const input of Object.values(result.metafile.inputs)) {
       for (const imported of input.imports) expect(imported.path, "an import of the core").not.toMatch(/^node:/);
@@ -40,7 +40,7 @@ describe("the simulator core in a browser bundle", () => {
   });
 
   it("the Node entry (startSimulator) does not: the check above can fail", async () => {
-    const error = await bundle("src/simulator/index.ts").then(
+    const error = await bundle("src/simulator/node/index.ts").then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -49,7 +49,7 @@ describe("the simulator core in a browser bundle", () => {
 
   it("the bundle runs: createSimulator().fetch answers with seed data", async () => {
     const outfile = join(work, "core.mjs");
-    await bundle("src/simulator/core.ts", outfile);
+    await bundle("src/simulator/core/index.ts", outfile);
     const { createSimulator, SEED_IDS } = await import(pathToFileURL(outfile).href);
     const sim = createSimulator();
     const response = await sim.fetch(`https://api.example.test/v2/deployments/${SEED_IDS.deployment_id}`, { headers: { "X-Api-Key": "k" } });
@@ -59,8 +59,8 @@ describe("the simulator core in a browser bundle", () => {
 
   it("package.json sends browser bundlers to the core and Node to the entry with startSimulator", () => {
     const exported = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).exports["./simulator"];
-    expect(exported.browser.default).toBe("./dist/simulator/core.js");
-    expect(exported.default).toBe("./dist/simulator/index.js");
+    expect(exported.browser.default).toBe("./dist/simulator/core/index.js");
+    expect(exported.default).toBe("./dist/simulator/node/index.js");
   });
 });
 
@@ -70,8 +70,8 @@ describe("the simulator's type declarations (dist/)", () => {
     const entry = (name: string) => JSON.stringify(join(ROOT, "dist/simulator", name));
     writeFileSync(
       join(dir, "app.ts"),
-      `import { createSimulator, SEED_IDS, StateFileError } from ${entry("index.js")};
-import { createSimulator as fromCore } from ${entry("core.js")};
+      `import { createSimulator, SEED_IDS, StateFileError } from ${entry("node/index.js")};
+import { createSimulator as fromCore } from ${entry("core/index.js")};
 const sim = createSimulator({ stepSeconds: 1, now: () => 0 });
 export const answer: Promise<Response> = sim.fetch(\`https://api.example.test/v2/deployments/\${SEED_IDS.deployment_id}\`);
 export const same: typeof sim.fetch = fromCore().fetch;
@@ -81,7 +81,16 @@ export const isStateFileError = (e: unknown): boolean => e instanceof StateFileE
     writeFileSync(
       join(dir, "tsconfig.json"),
       JSON.stringify({
-        compilerOptions: { strict: true, noEmit: true, module: "esnext", moduleResolution: "bundler", target: "es2022", lib: ["es2022", "dom"], types: [], skipLibCheck: false },
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          module: "esnext",
+          moduleResolution: "bundler",
+          target: "es2022",
+          lib: ["es2022", "dom"],
+          types: [],
+          skipLibCheck: false,
+        },
         files: ["app.ts"],
       }),
     );

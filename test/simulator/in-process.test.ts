@@ -4,13 +4,13 @@
 // cannot be saved answers 507/500 problem+json and changes nothing.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createDeploymentsClient, unwrap } from "../../src/index.js";
-import { problemDetails } from "../../src/problems.js";
-import { StorageError, type Persistence, type StateChange } from "../../src/simulator/changes.js";
-import { createSimulator, SEED_IDS, SimulatorControlError, type Simulator } from "../../src/simulator/index.js";
-import type { State } from "../../src/simulator/model.js";
-import { PROGRESSION } from "../../src/simulator/lifecycle.js";
-import { MAX_REVISIONS_KEPT } from "../../src/simulator/store.js";
-import { createOpenApiValidator, describeErrors } from "../../src/simulator/openapi-validator.js";
+import { problemDetails } from "../../src/shared/problems.js";
+import { StorageError, type Persistence, type StateChange } from "../../src/simulator/core/changes.js";
+import { createSimulator, SEED_IDS, SimulatorControlError, type Simulator } from "../../src/simulator/node/index.js";
+import type { State } from "../../src/simulator/core/model.js";
+import { PROGRESSION } from "../../src/simulator/core/lifecycle.js";
+import { MAX_REVISIONS_KEPT } from "../../src/simulator/core/store.js";
+import { createOpenApiValidator, describeErrors } from "../../src/simulator/core/openapi-validator.js";
 import { deref, document, operationById } from "../support/document.js";
 import { API_KEY, Client } from "./support.js";
 
@@ -82,7 +82,10 @@ describe("sim.fetch answers every operation family in-process", () => {
     expect(invalid.status).toBe(422);
     expect(invalid.body.type).toBe(problemDetails("validation", "").type);
     expect(invalid.body.errors).toEqual(
-      expect.arrayContaining([expect.objectContaining({ parameter: "limit", code: "minimum" }), expect.objectContaining({ parameter: "status", code: "enum" })]),
+      expect.arrayContaining([
+        expect.objectContaining({ parameter: "limit", code: "minimum" }),
+        expect.objectContaining({ parameter: "status", code: "enum" }),
+      ]),
     );
     const readOnly = await client.patch(deploymentPath, { name: "renamed", source_config: { deployment_type: "prod" } });
     expect(readOnly.status).toBe(422);

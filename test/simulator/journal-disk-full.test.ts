@@ -49,7 +49,7 @@ afterAll(async () => {
 const HEADERS = { "x-api-key": "disk-full-test", "content-type": "application/json" };
 
 function startCli(file: string): { child: ChildProcess; url: Promise<string>; stderr: () => string } {
-  const args = ["dist/simulator/cli.js", "--port", "0", "--state", file, "--quiet", "--seed-deployments", "3"];
+  const args = ["dist/simulator/node/cli.js", "--port", "0", "--state", file, "--quiet", "--seed-deployments", "3"];
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
   let stderr = "";

@@ -27,7 +27,7 @@ function idleProcess(): ChildProcess {
 }
 
 function startCli(file: string) {
-  const child = spawn(process.execPath, ["dist/simulator/cli.js", "--port", "0", "--state", file, "--quiet", "--seed-deployments", "3"], {
+  const child = spawn(process.execPath, ["dist/simulator/node/cli.js", "--port", "0", "--state", file, "--quiet", "--seed-deployments", "3"], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });

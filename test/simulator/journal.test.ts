@@ -6,16 +6,10 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyChange, indexState, StorageError, type Persistence, type StateChange } from "../../src/simulator/changes.js";
-import type { DeploymentRecord, Listener, State } from "../../src/simulator/model.js";
+import { applyChange, indexState, StorageError, type Persistence, type StateChange } from "../../src/simulator/core/changes.js";
+import type { DeploymentRecord, Listener, State } from "../../src/simulator/core/model.js";
 import { nodeFs, type FsLayer } from "../../src/simulator/node/fs-layer.js";
-import {
-  createStateFilePersistence,
-  encodeRecord,
-  journalPath,
-  snapshotText,
-  StateFileError,
-} from "../../src/simulator/node/state-file.js";
+import { createStateFilePersistence, encodeRecord, journalPath, snapshotText, StateFileError } from "../../src/simulator/node/state-file.js";
 
 const work = mkdtempSync(join(tmpdir(), "dms-journal-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -162,7 +156,10 @@ describe("journal: what is acknowledged is on disk", () => {
     const file = newFile();
     const { core, persistence } = await open(file);
     await core.write(put("a", "https://a.example"));
-    await core.write([{ op: "put_listener", listener: { id: "l1", version: "1.0.0" } as Listener }, { op: "set_clock", clock_offset_ms: 5000, last_created_ms: 42 }]);
+    await core.write([
+      { op: "put_listener", listener: { id: "l1", version: "1.0.0" } as Listener },
+      { op: "set_clock", clock_offset_ms: 5000, last_created_ms: 42 },
+    ]);
     await core.write(put("seeded", "second"));
     await persistence.close();
     expect(existsSync(file)).toBe(false); // everything is in the journal until the next start
@@ -242,7 +239,12 @@ describe("journal: what is acknowledged is on disk", () => {
     for (const change of structuredClone(changes)) scanned = applyChange(scanned, change);
     for (const change of structuredClone(changes)) indexed = applyChange(indexed, change, index);
     expect(indexed).toEqual(scanned);
-    expect(index.deployments).toEqual(new Map([["seeded", 0], ["c", 1]]));
+    expect(index.deployments).toEqual(
+      new Map([
+        ["seeded", 0],
+        ["c", 1],
+      ]),
+    );
   });
 
   it("the snapshot text is JSON.stringify of the state, built in pieces", () => {

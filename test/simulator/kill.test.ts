@@ -24,7 +24,7 @@ const CONCURRENCY = 20;
 const KILL_AFTER = 60;
 
 function startCli(file: string): { child: ChildProcess; url: Promise<string>; exited: Promise<unknown> } {
-  const args = ["dist/simulator/cli.js", "--port", "0", "--state", file, "--quiet", "--seed-deployments", String(PATCHES)];
+  const args = ["dist/simulator/node/cli.js", "--port", "0", "--state", file, "--quiet", "--seed-deployments", String(PATCHES)];
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
   let stderr = "";
@@ -121,7 +121,7 @@ it("SIGKILL during a burst of concurrent PATCHes keeps every acknowledged write 
 // acknowledged value must be there after the restart, and at most the one value in flight beyond it.
 const CHILD = `
 import { createStateFilePersistence } from "./dist/simulator/node/state-file.js";
-import { applyChange } from "./dist/simulator/changes.js";
+import { applyChange } from "./dist/simulator/core/changes.js";
 const file = process.argv[1];
 const persistence = createStateFilePersistence(file, { compactBytes: 4096, warn: (line) => console.error(line) });
 const record = (id, n) => ({ deployment: { id, name: String(n), notes: "x".repeat(200) }, revisions: [] });

@@ -2,9 +2,9 @@
 // the seed says it should; X-Tenant-Id hides other tenants' deployments; the other read endpoints
 // return connected seed data.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DeploymentRecord } from "../../src/simulator/model.js";
-import { DEFAULT_SEED_DEPLOYMENTS, SEED_IDS, seedState } from "../../src/simulator/seed.js";
-import type { RunningSimulator } from "../../src/simulator/index.js";
+import type { DeploymentRecord } from "../../src/simulator/core/model.js";
+import { DEFAULT_SEED_DEPLOYMENTS, SEED_IDS, seedState } from "../../src/simulator/core/seed.js";
+import type { RunningSimulator } from "../../src/simulator/node/index.js";
 import { deref, operationById } from "../support/document.js";
 import { startTestSimulator, type Client } from "./support.js";
 
@@ -102,7 +102,10 @@ describe("deployment filters (each query parameter of listDeployments)", () => {
       for (const value of values) {
         const got = await client.allDeployments(`${param.name}=${encodeURIComponent(value)}`, 5);
         const expected = newestFirst.filter((r) => oracle!.matches(r, value)).map((r) => r.deployment.id);
-        expect(got.map((d) => d.id), `${param.name}=${value}`).toEqual(expected);
+        expect(
+          got.map((d) => d.id),
+          `${param.name}=${value}`,
+        ).toEqual(expected);
         if (expected.length > 0 && expected.length < seed.deployments.length) narrowed = true;
       }
       expect(narrowed, `some value of ${param.name} selects some but not all deployments`).toBe(true);
@@ -121,35 +124,42 @@ describe("deployment filters (each query parameter of listDeployments)", () => {
 
 describe("revision filters (each query parameter of listRevisions)", () => {
   const all = newestFirst.flatMap((r) => r.revisions.map((rev) => ({ owner: r, rev })));
-  it.each(parametersOf("listRevisions").filter((p) => p.in === "query" && !["limit", "offset"].includes(p.name)).map((p) => [p.name, p]))(
-    "%s",
-    async (name, param) => {
-      const cases: Array<[string, (x: (typeof all)[number]) => boolean]> =
-        name === "status"
+  it.each(
+    parametersOf("listRevisions")
+      .filter((p) => p.in === "query" && !["limit", "offset"].includes(p.name))
+      .map((p) => [p.name, p]),
+  )("%s", async (name, param) => {
+    const cases: Array<[string, (x: (typeof all)[number]) => boolean]> =
+      name === "status"
+        ? [
+            ["DEPLOYED", (x) => x.rev.revision.status === "DEPLOYED"],
+            ["INTERRUPTED,BUILD_FAILED", (x) => ["INTERRUPTED", "BUILD_FAILED"].includes(x.rev.revision.status)],
+          ]
+        : name === "remote_reconciled"
           ? [
-              ["DEPLOYED", (x) => x.rev.revision.status === "DEPLOYED"],
-              ["INTERRUPTED,BUILD_FAILED", (x) => ["INTERRUPTED", "BUILD_FAILED"].includes(x.rev.revision.status)],
+              ["true", (x) => x.rev.remote_reconciled],
+              ["false", (x) => !x.rev.remote_reconciled],
             ]
-          : name === "remote_reconciled"
-            ? [
-                ["true", (x) => x.rev.remote_reconciled],
-                ["false", (x) => !x.rev.remote_reconciled],
-              ]
-            : [];
-      expect(cases.length, `the test knows what ${name} means`).toBeGreaterThan(0);
-      if (name === "status") expect(enumOf(param)).toContain("INTERRUPTED");
-      for (const [value, matches] of cases) {
-        let total = 0;
-        for (const record of newestFirst) {
-          const got = (await client.ok(`/v2/deployments/${record.deployment.id}/revisions?limit=100&${name}=${value}`)).resources;
-          const expected = all.filter((x) => x.owner === record && matches(x)).map((x) => x.rev.revision.id).reverse();
-          expect(got.map((r: any) => r.id), `${record.deployment.name} ${name}=${value}`).toEqual(expected);
-          total += expected.length;
-        }
-        expect(total, `${name}=${value} selects something`).toBeGreaterThan(0);
+          : [];
+    expect(cases.length, `the test knows what ${name} means`).toBeGreaterThan(0);
+    if (name === "status") expect(enumOf(param)).toContain("INTERRUPTED");
+    for (const [value, matches] of cases) {
+      let total = 0;
+      for (const record of newestFirst) {
+        const got = (await client.ok(`/v2/deployments/${record.deployment.id}/revisions?limit=100&${name}=${value}`)).resources;
+        const expected = all
+          .filter((x) => x.owner === record && matches(x))
+          .map((x) => x.rev.revision.id)
+          .reverse();
+        expect(
+          got.map((r: any) => r.id),
+          `${record.deployment.name} ${name}=${value}`,
+        ).toEqual(expected);
+        total += expected.length;
       }
-    },
-  );
+      expect(total, `${name}=${value} selects something`).toBeGreaterThan(0);
+    }
+  });
 });
 
 describe("tenant isolation (X-Tenant-Id)", () => {

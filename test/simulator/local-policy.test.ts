@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { problemDetails } from "../../src/problems.js";
-import { SEED_IDS, startSimulator, type RunningSimulator } from "../../src/simulator/index.js";
+import { problemDetails } from "../../src/shared/problems.js";
+import { SEED_IDS, startSimulator, type RunningSimulator } from "../../src/simulator/node/index.js";
 import { ROOT } from "../support/document.js";
 
 interface RawAnswer {
@@ -31,7 +31,9 @@ function raw(url: string, method: string, headers: Record<string, string>, body?
       res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : undefined }));
     });
     // The server may answer and close before the upload ends; the answer is what counts.
-    req.on("error", (error) => ((error as NodeJS.ErrnoException).code === "EPIPE" || (error as NodeJS.ErrnoException).code === "ECONNRESET" ? undefined : reject(error)));
+    req.on("error", (error) =>
+      (error as NodeJS.ErrnoException).code === "EPIPE" || (error as NodeJS.ErrnoException).code === "ECONNRESET" ? undefined : reject(error),
+    );
     if (body !== undefined) req.write(body);
     req.end();
   });
@@ -72,7 +74,11 @@ describe("node adapter: who may talk to it", () => {
   });
 
   it("a declared body over the limit gets 413 before it is read; so does a chunked one once it passes the limit", async () => {
-    const declared = await raw(`${simulator.url}${deploymentPath}`, "PATCH", { ...key, "content-type": "application/json", "content-length": String(50 * 1024 * 1024) });
+    const declared = await raw(`${simulator.url}${deploymentPath}`, "PATCH", {
+      ...key,
+      "content-type": "application/json",
+      "content-length": String(50 * 1024 * 1024),
+    });
     expect(declared.status).toBe(413);
     expect(declared.body.type).toBe(problemDetails("content-too-large", "").type);
     const chunked = await raw(
@@ -109,12 +115,12 @@ describe("node adapter: who may talk to it", () => {
   });
 });
 
-describe("the CLI (dist/simulator/cli.js)", () => {
+describe("the CLI (dist/simulator/node/cli.js)", () => {
   const work = mkdtempSync(join(tmpdir(), "dms-simulator-cli-"));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   function run(args: string[]) {
-    const child = spawn(process.execPath, [join(ROOT, "dist/simulator/cli.js"), "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [join(ROOT, "dist/simulator/node/cli.js"), "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     const stdoutLines: string[] = [];
     child.stderr.on("data", (c) => (stderr += c));

@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSimulator, StateFileError } from "../../src/simulator/index.js";
-import { SEED_IDS } from "../../src/simulator/seed.js";
+import { startSimulator, StateFileError } from "../../src/simulator/node/index.js";
+import { SEED_IDS } from "../../src/simulator/core/seed.js";
 import { ROOT } from "../support/document.js";
 import { Client, startTestSimulator } from "./support.js";
 
@@ -18,7 +18,9 @@ const deploymentPath = `/v2/deployments/${SEED_IDS.deployment_id}`;
 
 /** Writes that touch every part of the state, and what they should leave behind. */
 async function makeChanges(client: Client) {
-  const patched = (await client.patch(deploymentPath, { source_revision_config: { repo_ref: "persisted" }, source_config: { custom_url: "https://kept.example.com" } })).body;
+  const patched = (
+    await client.patch(deploymentPath, { source_revision_config: { repo_ref: "persisted" }, source_config: { custom_url: "https://kept.example.com" } })
+  ).body;
   const listener = (await client.patch(`/v2/listeners/${SEED_IDS.listener_id}`, { version: "9.9.9", compute_config: { k8s_namespaces: ["kept"] } })).body;
   expect((await client.request("POST", "/_simulator/advance", { seconds: 120 })).status).toBe(200);
   expect((await client.request("POST", "/_simulator/fail-next", { deployment_id: SEED_IDS.deployment_id, status: "BUILD_FAILED" })).status).toBe(200);
@@ -59,7 +61,20 @@ describe("state file, in process", () => {
   for (const [label, content] of <Array<[string, string]>>[
     ["not JSON", '{"format": "dms-simulator-state", "deployments": [tru'],
     ["JSON of another shape", '{"hello": "world"}'],
-    ["a damaged deployment", JSON.stringify({ format: "dms-simulator-state", version: 1, clock_offset_ms: 0, last_created_ms: 0, deployments: [{}], listeners: [], providers: [], connections: {}, repositories: {} })],
+    [
+      "a damaged deployment",
+      JSON.stringify({
+        format: "dms-simulator-state",
+        version: 1,
+        clock_offset_ms: 0,
+        last_created_ms: 0,
+        deployments: [{}],
+        listeners: [],
+        providers: [],
+        connections: {},
+        repositories: {},
+      }),
+    ],
   ]) {
     it(`a file holding ${label} stops the start with a clear message and is left untouched`, async () => {
       const file = join(work, `corrupt-${label.replace(/\W+/g, "-")}.json`);
@@ -89,7 +104,7 @@ describe("state file, child process killed with SIGKILL", () => {
         join(ROOT, "node_modules/typescript/bin/tsc"),
         ...["--outDir", join(build, "dist"), "--rootDir", join(ROOT, "src")],
         ...["--module", "NodeNext", "--moduleResolution", "NodeNext", "--target", "ES2022", "--strict", "--skipLibCheck", "--types", "node"],
-        join(ROOT, "src/simulator/cli.ts"),
+        join(ROOT, "src/simulator/node/cli.ts"),
       ],
       { cwd: ROOT, stdio: "pipe" },
     );
@@ -103,7 +118,9 @@ describe("state file, child process killed with SIGKILL", () => {
   });
 
   function run(args: string[]): { child: ChildProcess; url: Promise<string>; exit: Promise<{ code: number | null; signal: string | null; stderr: string }> } {
-    const child = spawn(process.execPath, [join(build, "dist/simulator/cli.js"), "--port", "0", "--quiet", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [join(build, "dist/simulator/node/cli.js"), "--port", "0", "--quiet", ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     children.push(child);
     let stderr = "";
     child.stderr!.on("data", (chunk) => (stderr += chunk));

@@ -2,9 +2,9 @@
 // (fresh seed, every seeded revision, after patches), and the documented problem+json responses
 // for 401, 404, 415, 400 and 422, whose `errors` name the violated fields.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOpenApiValidator, describeErrors } from "../../src/simulator/openapi-validator.js";
-import { SEED_IDS } from "../../src/simulator/seed.js";
-import type { RunningSimulator } from "../../src/simulator/index.js";
+import { createOpenApiValidator, describeErrors } from "../../src/simulator/core/openapi-validator.js";
+import { SEED_IDS } from "../../src/simulator/core/seed.js";
+import type { RunningSimulator } from "../../src/simulator/node/index.js";
 import { deref, document, operationById, operations, type Operation } from "../support/document.js";
 import { Client, startTestSimulator } from "./support.js";
 
@@ -114,9 +114,7 @@ describe("problem+json answers", () => {
   it("404 for an unknown id, for every operation with a path id", async () => {
     const unknownUuid = "00000000-0000-4000-8000-000000000000";
     for (const op of operations()) {
-      const params = [...(op.pathItem.parameters ?? []), ...(op.op.parameters ?? [])]
-        .map((p: unknown) => deref(p))
-        .filter((p: any) => p.in === "path");
+      const params = [...(op.pathItem.parameters ?? []), ...(op.op.parameters ?? [])].map((p: unknown) => deref(p)).filter((p: any) => p.in === "path");
       expect(params.length, `${op.operationId} path parameters`).toBe((op.path.match(/\{/g) ?? []).length);
       for (const param of params) {
         const value = deref(param.schema).format === "uuid" ? unknownUuid : "no-such-id";

@@ -1,9 +1,9 @@
 // The revision rules (docs/decisions.md, "Revision rules"), over real HTTP: what creates a revision, the state sequence on
 // the simulated clock, INTERRUPTED, latest/active revision ids, fail-next, AWAITING_DATABASE -> READY.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { PROGRESSION } from "../../src/simulator/lifecycle.js";
-import { SEED_IDS } from "../../src/simulator/seed.js";
-import type { RunningSimulator } from "../../src/simulator/index.js";
+import { PROGRESSION } from "../../src/simulator/core/lifecycle.js";
+import { SEED_IDS } from "../../src/simulator/core/seed.js";
+import type { RunningSimulator } from "../../src/simulator/node/index.js";
 import { startTestSimulator, type Client } from "./support.js";
 
 // Long steps, so real time never moves a revision during a test; POST /_simulator/advance does.
@@ -21,8 +21,7 @@ beforeEach(async () => {
 
 const deploymentPath = (id: string) => `/v2/deployments/${id}`;
 const revisionCount = async (id: string) => (await client.ok(`${deploymentPath(id)}/revisions?limit=100`)).resources.length;
-const revisionStatus = async (deploymentId: string, revisionId: string) =>
-  (await client.ok(`${deploymentPath(deploymentId)}/revisions/${revisionId}`)).status;
+const revisionStatus = async (deploymentId: string, revisionId: string) => (await client.ok(`${deploymentPath(deploymentId)}/revisions/${revisionId}`)).status;
 
 /** A deployment of each source, from the seed, so every trigger is tried on a fitting source. */
 async function deploymentOf(source: string): Promise<any> {

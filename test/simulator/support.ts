@@ -1,5 +1,5 @@
 // Helpers for the simulator tests: a started simulator and small fetch wrappers.
-import { startSimulator, type RunningSimulator, type SimulatorOptions } from "../../src/simulator/index.js";
+import { startSimulator, type RunningSimulator, type SimulatorOptions } from "../../src/simulator/node/index.js";
 
 export const API_KEY = "test-key";
 

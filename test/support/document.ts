@@ -1,8 +1,8 @@
 // The bundled document and helpers to walk it, for tests that derive their cases from it. The
-// walking itself is src/openapi/walk.ts, the one module src/, scripts/ and tests share.
+// walking itself is src/shared/walk.ts, the one module src/, scripts/ and tests share.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { deref as derefIn, listOperations } from "../../src/openapi/walk.js";
+import { deref as derefIn, listOperations } from "../../src/shared/walk.js";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const document: any = JSON.parse(readFileSync(new URL("../../generated/openapi.json", import.meta.url), "utf8"));

@@ -27,7 +27,14 @@ export function upload(baseUrl: string, options: UploadOptions): Promise<UploadA
   const url = new URL(baseUrl);
   const headers = { ...options.headers, ...(options.framing === "length" ? { "content-length": String(options.total) } : {}) };
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, method: options.method, path: options.path, headers, ...(options.agent ? { agent: options.agent } : {}) });
+    const req = http.request({
+      host: url.hostname,
+      port: url.port,
+      method: options.method,
+      path: options.path,
+      headers,
+      ...(options.agent ? { agent: options.agent } : {}),
+    });
     let sent = 0;
     let answered = false;
     req.on("response", (res) => {

@@ -12,8 +12,19 @@ assert<Equal<Schemas["DeploymentStatus"], "AWAITING_DATABASE" | "READY" | "UNUSE
 assert<
   Equal<
     Schemas["RevisionStatus"],
-    | "CREATING" | "QUEUED" | "AWAITING_BUILD" | "BUILDING" | "AWAITING_DEPLOY" | "DEPLOYING" | "CREATE_FAILED"
-    | "BUILD_FAILED" | "DEPLOY_FAILED" | "DEPLOYED" | "SKIPPED" | "INTERRUPTED" | "UNKNOWN"
+    | "CREATING"
+    | "QUEUED"
+    | "AWAITING_BUILD"
+    | "BUILDING"
+    | "AWAITING_DEPLOY"
+    | "DEPLOYING"
+    | "CREATE_FAILED"
+    | "BUILD_FAILED"
+    | "DEPLOY_FAILED"
+    | "DEPLOYED"
+    | "SKIPPED"
+    | "INTERRUPTED"
+    | "UNKNOWN"
   >
 >(true);
 assert<Equal<Schemas["Deployment"]["status"], Schemas["DeploymentStatus"]>>(true);

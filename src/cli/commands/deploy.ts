@@ -1,7 +1,7 @@
 // dms deploy <deployment-id>: patch with exactly the fields given, then wait for the revision this
 // patch created (its latest_revision_id), never "the newest in the list".
-import { DEFAULT_WAIT } from "../../wait-for-revision.js";
-import { unwrap } from "../../errors.js";
+import { DEFAULT_WAIT } from "../../client/wait-for-revision.js";
+import { unwrap } from "../../client/errors.js";
 import { clientFor, CONNECTION_OPTIONS, readConnection } from "../connection.js";
 import { buildDeployPatch, createsRevision, DEPLOY_PATCH_OPTIONS, readSecrets } from "../deploy-patch.js";
 import { EXIT } from "../exit-codes.js";

@@ -1,7 +1,7 @@
 // dms deployments: the deployments, newest first, optionally filtered by name and state.
 import { DEPLOYMENT_STATUSES } from "../../../generated/constants.js";
-import { paginate } from "../../paginate.js";
-import type { Deployment, DeploymentStatus } from "../../types.js";
+import { paginate } from "../../client/paginate.js";
+import type { Deployment, DeploymentStatus } from "../../shared/types.js";
 import { clientFor, CONNECTION_OPTIONS, readConnection } from "../connection.js";
 import { EXIT } from "../exit-codes.js";
 import { listFailed, table, take } from "../list.js";

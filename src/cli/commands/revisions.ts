@@ -1,7 +1,7 @@
 // dms revisions <deployment-id>: a deployment's revisions, newest first, optionally filtered by state.
 import { REVISION_STATUSES } from "../../../generated/constants.js";
-import { paginate } from "../../paginate.js";
-import type { Revision } from "../../types.js";
+import { paginate } from "../../client/paginate.js";
+import type { Revision } from "../../shared/types.js";
 import { clientFor, CONNECTION_OPTIONS, readConnection } from "../connection.js";
 import { EXIT } from "../exit-codes.js";
 import { listFailed, table, take } from "../list.js";

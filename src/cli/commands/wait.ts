@@ -1,5 +1,5 @@
 // dms wait <deployment-id> <revision-id>: wait for a revision to end, as deploy does after its patch.
-import { DEFAULT_WAIT } from "../../wait-for-revision.js";
+import { DEFAULT_WAIT } from "../../client/wait-for-revision.js";
 import { clientFor, CONNECTION_OPTIONS, readConnection } from "../connection.js";
 import { finish, followRevision, type RevisionRun } from "../follow.js";
 import { watchInterrupt } from "../interrupt.js";

@@ -4,16 +4,9 @@
 // and bodies over the limit refused with 413 before they are read in full.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { declaresTooLarge, readBodyWithin, tooLargeDetail } from "../../local-server/body.js";
-import {
-  corsHeaders,
-  isAllowedHost,
-  isCrossSiteWrite,
-  isPreflight,
-  preflightHeaders,
-  type LocalServerPolicy,
-} from "../../local-server/policy.js";
-import type { Handler, SimRequest } from "../handler.js";
-import { problem, replyBody, type Reply } from "../reply.js";
+import { corsHeaders, isAllowedHost, isCrossSiteWrite, isPreflight, preflightHeaders, type LocalServerPolicy } from "../../local-server/policy.js";
+import type { Handler, SimRequest } from "../core/handler.js";
+import { problem, replyBody, type Reply } from "../core/reply.js";
 import { REQUEST_BOUNDS } from "../../local-server/bounds.js";
 
 export interface NodeServerOptions {
@@ -35,14 +28,35 @@ export function createNodeServer({ handle, policy, log }: NodeServerOptions): Se
     };
     const path = pathOf(req);
     if (!isAllowedHost(req.headers.host, policy)) {
-      return done(problem("forbidden", `This server answers only requests addressed to it by a local name, not to ${JSON.stringify(req.headers.host ?? "")}; start it with --allowed-host to add one.`, path));
+      return done(
+        problem(
+          "forbidden",
+          `This server answers only requests addressed to it by a local name, not to ${JSON.stringify(req.headers.host ?? "")}; start it with --allowed-host to add one.`,
+          path,
+        ),
+      );
     }
     if (isPreflight(req.method, req.headers)) {
-      send(res, { status: 204 }, preflightHeaders(origin, req.headers["access-control-request-headers"], policy, req.headers["access-control-request-private-network"] as string | undefined));
+      send(
+        res,
+        { status: 204 },
+        preflightHeaders(
+          origin,
+          req.headers["access-control-request-headers"],
+          policy,
+          req.headers["access-control-request-private-network"] as string | undefined,
+        ),
+      );
       return;
     }
     if (isCrossSiteWrite(req.method, req.headers, policy)) {
-      return done(problem("forbidden", `Requests that change state are not accepted from pages on ${origin ?? "another site"}; start the server with --cors-origin to allow that origin.`, path));
+      return done(
+        problem(
+          "forbidden",
+          `Requests that change state are not accepted from pages on ${origin ?? "another site"}; start the server with --cors-origin to allow that origin.`,
+          path,
+        ),
+      );
     }
     if (declaresTooLarge(req.headers["content-length"], REQUEST_BOUNDS.maxBodyBytes)) {
       // Refused unread; the connection closes so the rest of the upload is never taken in.

@@ -1,7 +1,7 @@
 // startSimulator: the simulator's core behind node:http on a port, with the state file (when one
 // is given) as its persistence. This is the only part of the simulator that needs Node.
 import type { AddressInfo } from "node:net";
-import { createSimulator, type Simulator } from "../simulator.js";
+import { createSimulator, type Simulator } from "../core/simulator.js";
 import { createStateFilePersistence } from "./state-file.js";
 import { createNodeServer } from "./http.js";
 

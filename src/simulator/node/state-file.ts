@@ -11,8 +11,8 @@
 // line that is cut short or fails its checksum is a torn write.
 import { basename, dirname, join } from "node:path";
 import { crc32 } from "node:zlib";
-import { applyChange, indexState, StorageError, type Persistence, type StateChange } from "../changes.js";
-import type { State } from "../model.js";
+import { applyChange, indexState, StorageError, type Persistence, type StateChange } from "../core/changes.js";
+import type { State } from "../core/model.js";
 import { nodeFs, type FsLayer } from "./fs-layer.js";
 
 export class StateFileError extends Error {
@@ -393,7 +393,9 @@ export function createStateFilePersistence(file: string, options: StateFileOptio
         lockFd = await fs.open(lock, "wx");
       } catch (error) {
         if (errorCode(error) !== "EEXIST") {
-          warn(`Simulator state file ${file}: could not create the lock file ${lock} (${(error as Error).message}); a second simulator on this file would not be noticed.`);
+          warn(
+            `Simulator state file ${file}: could not create the lock file ${lock} (${(error as Error).message}); a second simulator on this file would not be noticed.`,
+          );
           return false;
         }
         const owner = Number((await fs.readFile(lock).catch(() => Buffer.alloc(0))).toString("utf8").trim());

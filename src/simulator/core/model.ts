@@ -1,14 +1,10 @@
 // The simulator's state: plain JSON (so persistence can write it as it is), with the
 // resource shapes taken from the generated types. Fields the documents do not carry (deployment
 // tier, tags, remote reconciliation, lifecycle bookkeeping) live beside the resource, not in it.
-import type { components } from "../../generated/schema.js";
+import type { components } from "../../../generated/schema.js";
 
 // The generated types mark read-only fields `readonly`; the simulator is the service that sets them.
-type Writable<T> = T extends readonly (infer U)[]
-  ? Writable<U>[]
-  : T extends object
-    ? { -readonly [K in keyof T]: Writable<T[K]> }
-    : T;
+type Writable<T> = T extends readonly (infer U)[] ? Writable<U>[] : T extends object ? { -readonly [K in keyof T]: Writable<T[K]> } : T;
 type Schemas = { [K in keyof components["schemas"]]: Writable<components["schemas"][K]> };
 export type Deployment = Schemas["Deployment"];
 export type DeploymentPatch = Schemas["DeploymentPatch"];

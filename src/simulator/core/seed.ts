@@ -14,7 +14,7 @@ import type {
   RevisionStatus,
   State,
 } from "./model.js";
-import { TERMINAL_REVISION_STATUSES } from "../../generated/constants.js";
+import { TERMINAL_REVISION_STATUSES } from "../../../generated/constants.js";
 
 /**
  * The ids the document's examples use, so that a request copied from the docs or the README finds
@@ -86,20 +86,7 @@ const TAG_VALUES = ["team:platform", "team:support", "env:staging", "env:product
 const LISTENER_NAMES = ["prod-cluster", "staging-cluster", "dev-cluster"];
 const AGENTS = { "support-agent": 2, "billing-agent": 1, "research-agent": 0 } as const;
 
-const NAMES = [
-  "support",
-  "billing",
-  "research",
-  "triage",
-  "search",
-  "onboarding",
-  "sales",
-  "docs",
-  "translation",
-  "summary",
-  "scheduling",
-  "review",
-];
+const NAMES = ["support", "billing", "research", "triage", "search", "onboarding", "sales", "docs", "translation", "summary", "scheduling", "review"];
 
 // The rank is the position in the default list (0 = newest). These cycles give every source,
 // deployment state and revision state; rank 0 is an scm_host deployment that is READY and DEPLOYED.
@@ -260,7 +247,7 @@ function seedDeployment(rank: number, createdMs: number, listeners: Listener[], 
     const revStatus = isLatest ? latestStatus : OLDER_REVISION_CYCLE[(rank + n) % OLDER_REVISION_CYCLE.length]!;
     const revCreated = createdMs + (n + 1) * REVISION_SPACING_MS;
     const inProgress = revStatus !== "UNKNOWN" && !(TERMINAL_REVISION_STATUSES as readonly string[]).includes(revStatus);
-    const updatedMs = inProgress ? Math.max(nowMs, revCreated) : revCreated + 5 * REVISION_SPACING_MS / 10;
+    const updatedMs = inProgress ? Math.max(nowMs, revCreated) : revCreated + (5 * REVISION_SPACING_MS) / 10;
     revisions.push({
       revision: {
         // The latest revision has the "revision:0" id, so SEED_IDS.revision_id names the newest one.
@@ -278,9 +265,7 @@ function seedDeployment(rank: number, createdMs: number, listeners: Listener[], 
   }
   const latest = revisions.at(-1)!;
   const active = [...revisions].reverse().find((r) => r.revision.status === "DEPLOYED");
-  const secrets = share(`secrets:${rank % 4 === 1 ? "" : base}`, () =>
-    rank % 4 === 1 ? [] : [{ name: "OPENAI_API_KEY", value: `sk-seed-${base}` }],
-  );
+  const secrets = share(`secrets:${rank % 4 === 1 ? "" : base}`, () => (rank % 4 === 1 ? [] : [{ name: "OPENAI_API_KEY", value: `sk-seed-${base}` }]));
   const deployment: Deployment = {
     id,
     tenant_id: rank % 7 === 3 ? TENANT_OTHER : TENANT_MAIN,
@@ -290,9 +275,7 @@ function seedDeployment(rank: number, createdMs: number, listeners: Listener[], 
     source_revision_config: latest.revision.source_revision_config,
     secrets,
     secret_references:
-      source === "external_docker"
-        ? share(`secret_references:${base}`, () => [{ name: "DATABASE_URL", secret_name: `${base}-db`, secret_key: "url" }])
-        : null,
+      source === "external_docker" ? share(`secret_references:${base}`, () => [{ name: "DATABASE_URL", secret_name: `${base}-db`, secret_key: "url" }]) : null,
     image_version: imageVersion,
     status,
     latest_revision_id: latest.revision.id,

@@ -3,7 +3,7 @@
 // the StateChanges of a write without touching the live state, and `apply` makes them live. Routes
 // call the store; the store calls the lifecycle; nothing calls back. It holds data only: serialized
 // answers are cached by the response layer, keyed by the versions the store keeps.
-import { createsRevision } from "../revision-rules.js";
+import { createsRevision } from "../../shared/revision-rules.js";
 import type { StateChange } from "./changes.js";
 import { advanceRevision, interrupted, isInProgress } from "./lifecycle.js";
 import type {
@@ -275,8 +275,7 @@ export class Store {
   listRevisions(owner: DeploymentRecord, filter: RevisionFilter, offset: number, limit: number): Page<RevisionRecord> {
     const statuses = filter.status && new Set(filter.status);
     const matches = (r: RevisionRecord) =>
-      (!statuses || statuses.has(r.revision.status)) &&
-      (filter.remote_reconciled === undefined || r.remote_reconciled === filter.remote_reconciled);
+      (!statuses || statuses.has(r.revision.status)) && (filter.remote_reconciled === undefined || r.remote_reconciled === filter.remote_reconciled);
     return pageNewestFirst(owner.revisions, matches, offset, limit);
   }
 

@@ -1,9 +1,9 @@
 // ApiError: a response of the service that is an error (or a success whose body is not the JSON
 // the document promises) as an exception, and unwrap(), which turns an openapi-fetch result into
 // its data or throws an ApiError.
-import type { ProblemKind } from "../generated/constants.js";
+import type { ProblemKind } from "../../generated/constants.js";
 import { readProblem } from "./problem-details.js";
-import type { Problem, ProblemFieldError } from "./types.js";
+import type { Problem, ProblemFieldError } from "../shared/types.js";
 
 export interface RequestLine {
   method: string;

@@ -1,14 +1,8 @@
 // createDeploymentsClient: an openapi-fetch client typed by generated/schema.d.ts, with the
 // authentication headers, the document's query encoding, a deadline per attempt, retries of GET
 // requests, and success bodies checked to be the JSON the document promises.
-import createClient, {
-  type Client,
-  type ClientPathsWithMethod,
-  type FetchResponse,
-  type HeadersOptions,
-  type MaybeOptionalInit,
-} from "openapi-fetch";
-import type { paths } from "../generated/schema.js";
+import createClient, { type Client, type ClientPathsWithMethod, type FetchResponse, type HeadersOptions, type MaybeOptionalInit } from "openapi-fetch";
+import type { paths } from "../../generated/schema.js";
 import { rememberRequest } from "./errors.js";
 import { readSuccessData } from "./json-body.js";
 import { checkDelay, checkFunction, checkHttpUrl, checkNonEmptyString, checkWholeNumber } from "./option-checks.js";
@@ -25,8 +19,9 @@ export type RequestInitFor<P extends PathWith<M>, M extends Method> = Exclude<Ma
   parseAs?: "json";
 };
 /** The result of GET or PATCH: `{ data }` on success, `{ error }` (the problem details) on an error status, and the `response`. */
-export type ResultFor<P extends PathWith<M>, M extends Method> =
-  paths[P][M] extends infer Operation extends Record<string | number, any> ? FetchResponse<Operation, {}, MediaType> : never;
+export type ResultFor<P extends PathWith<M>, M extends Method> = paths[P][M] extends infer Operation extends Record<string | number, any>
+  ? FetchResponse<Operation, {}, MediaType>
+  : never;
 
 // openapi-fetch infers the whole init argument as a type parameter, so TypeScript does not check
 // object literals in it for excess properties: a read-only or unknown field in a PATCH body, or an
@@ -108,12 +103,7 @@ function jsonMethod(call: UntypedCall, method: "GET" | "PATCH", settings: Settin
     const signal = init.signal ?? undefined;
     const timeoutError = () => new RequestTimeoutError(method, filledPath(path, init), settings.timeoutMs);
     const attempt = (send: FetchFunction) =>
-      withDeadline(
-        (deadline) => call(path, { ...init, parseAs: "text", signal: deadline, fetch: send } as CallInit),
-        settings.timeoutMs,
-        signal,
-        timeoutError,
-      );
+      withDeadline((deadline) => call(path, { ...init, parseAs: "text", signal: deadline, fetch: send } as CallInit), settings.timeoutMs, signal, timeoutError);
     // openapi-fetch takes a fetch per call too; the client's own otherwise.
     const result = await withRetries(init.fetch ?? settings.fetchOnce, attempt, retry, signal);
     if (!result.response.ok) return result;

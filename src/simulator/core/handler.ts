@@ -2,11 +2,11 @@
 // (path and query), a header lookup and a way to read the body; a Reply goes out. The node:http
 // adapter and the fetch adapter are thin wrappers around it. The order is fixed: route, check
 // (authentication, media type, bounds, schema), move the clock, then the operation's handler.
-import { tooLargeDetail } from "../local-server/body.js";
-import { isJsonContentType } from "../local-server/policy.js";
-import { checkTenantHeader } from "../local-server/tenant.js";
-import { invalidFieldsDetail } from "../problems.js";
-import { checkJsonBounds, REQUEST_BOUNDS } from "../local-server/bounds.js";
+import { tooLargeDetail } from "../../local-server/body.js";
+import { isJsonContentType } from "../../local-server/policy.js";
+import { checkTenantHeader } from "../../local-server/tenant.js";
+import { invalidFieldsDetail } from "../../shared/problems.js";
+import { checkJsonBounds, REQUEST_BOUNDS } from "../../local-server/bounds.js";
 import type { ControlHandler } from "./control.js";
 import { problem, type Reply } from "./reply.js";
 import type { OperationHandler } from "./routes.js";

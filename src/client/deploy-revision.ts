@@ -1,7 +1,7 @@
 // deployRevision: patch a deployment and wait for the revision the patch created, the usual CI/CD step.
 import type { DeploymentsClient } from "./client.js";
 import { unwrap } from "./errors.js";
-import type { Deployment, DeploymentPatch, Revision } from "./types.js";
+import type { Deployment, DeploymentPatch, Revision } from "../shared/types.js";
 import { checkWaitOptions, type WaitForRevisionOptions, waitForRevision } from "./wait-for-revision.js";
 
 /** The patch was applied but created no revision, so there is nothing to wait for. */
@@ -39,9 +39,7 @@ export async function deployRevision(
   checkWaitOptions(options, "deployRevision");
   const params = { path: { deployment_id: deploymentId } };
   const before = unwrap(await client.GET("/v2/deployments/{deployment_id}", { params, signal: options.signal }));
-  const deployment = unwrap(
-    await client.PATCH("/v2/deployments/{deployment_id}", { params, body: patch, signal: options.signal }),
-  );
+  const deployment = unwrap(await client.PATCH("/v2/deployments/{deployment_id}", { params, body: patch, signal: options.signal }));
   const revisionId = deployment.latest_revision_id;
   if (revisionId === null || revisionId === before.latest_revision_id) throw new NoRevisionCreatedError(deployment);
   const revision = await waitForRevision(client, deploymentId, revisionId, options);

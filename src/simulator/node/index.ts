@@ -2,11 +2,11 @@
 // (createSimulator) and the same core on a port (startSimulator). Browsers get core.ts instead.
 // The state file's module is re-exported through declared types only, so the entry's declarations
 // name nothing from @types/node and type-check in a project without it.
-import type { Persistence } from "./changes.js";
-import { createStateFilePersistence as stateFilePersistence, StateFileError as StateFileErrorClass } from "./node/state-file.js";
+import type { Persistence } from "../core/changes.js";
+import { createStateFilePersistence as stateFilePersistence, StateFileError as StateFileErrorClass } from "./state-file.js";
 
-export * from "./core.js";
-export { startSimulator, type RunningSimulator, type SimulatorOptions } from "./node/start.js";
+export * from "../core/index.js";
+export { startSimulator, type RunningSimulator, type SimulatorOptions } from "./start.js";
 
 /** The persistence of `startSimulator({ stateFile })`, for `createSimulator({ persistence })` in Node: a snapshot and a journal of changes. */
 export function createStateFilePersistence(file: string): Persistence {

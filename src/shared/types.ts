@@ -1,7 +1,7 @@
 // Names for the document's schemas, so application code does not spell out components["schemas"][...].
 // Every alias points into generated/schema.d.ts; nothing here restates a schema.
-import type { TERMINAL_REVISION_STATUSES } from "../generated/constants.js";
-import type { components, paths } from "../generated/schema.js";
+import type { TERMINAL_REVISION_STATUSES } from "../../generated/constants.js";
+import type { components, paths } from "../../generated/schema.js";
 
 type Schemas = components["schemas"];
 
@@ -36,7 +36,7 @@ export type ProblemFieldError = Schemas["ProblemFieldError"];
 /** The terminal revision states, as a type: the revision will not change any more. */
 export type TerminalRevisionStatus = (typeof TERMINAL_REVISION_STATUSES)[number];
 
-export type { components, operations, paths } from "../generated/schema.js";
+export type { components, operations, paths } from "../../generated/schema.js";
 
 /** Every path of the API. */
 export type ApiPath = keyof paths;

@@ -2,7 +2,7 @@
 // place that turns a kind of error into its RFC 9457 `type`, `title` and `status`, and a JSON Schema
 // keyword into the field error `code`, so both servers answer the same mistake the same way.
 // The kinds and codes come from the document (x-problem-types, x-field-error-codes). No Node imports.
-import { FIELD_ERROR_CODES, PROBLEM_TYPES, type FieldErrorCode, type ProblemKind } from "../generated/constants.js";
+import { FIELD_ERROR_CODES, PROBLEM_TYPES, type FieldErrorCode, type ProblemKind } from "../../generated/constants.js";
 import type { Problem, ProblemFieldError } from "./types.js";
 
 export { PROBLEM_TYPES, FIELD_ERROR_CODES, type FieldErrorCode, type ProblemKind };

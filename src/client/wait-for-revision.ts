@@ -1,10 +1,10 @@
 // waitForRevision: poll a revision until it reaches a terminal state, what a CI script does after a patch.
-import { TERMINAL_REVISION_STATUSES } from "../generated/constants.js";
+import { TERMINAL_REVISION_STATUSES } from "../../generated/constants.js";
 import type { DeploymentsClient } from "./client.js";
 import { unwrap } from "./errors.js";
 import { checkDelay } from "./option-checks.js";
 import { sleep } from "./sleep.js";
-import type { Revision, RevisionStatus } from "./types.js";
+import type { Revision, RevisionStatus } from "../shared/types.js";
 
 export interface WaitForRevisionOptions {
   /** Give up after this long, rejecting with RevisionWaitTimeoutError. Default 15 minutes. */
@@ -87,10 +87,7 @@ export async function waitForRevision(
   let lastStatus: RevisionStatus | undefined;
   // One signal for the caller's abort and the timeout: it cancels the request in flight too.
   const stop = new AbortController();
-  const timer = setTimeout(
-    () => stop.abort(new RevisionWaitTimeoutError(deploymentId, revisionId, timeoutMs, lastStatus)),
-    timeoutMs,
-  );
+  const timer = setTimeout(() => stop.abort(new RevisionWaitTimeoutError(deploymentId, revisionId, timeoutMs, lastStatus)), timeoutMs);
   const onCallerAbort = () => stop.abort(options.signal?.reason);
   if (options.signal?.aborted) onCallerAbort();
   options.signal?.addEventListener("abort", onCallerAbort, { once: true });

@@ -1,7 +1,7 @@
 // What the core answers, before any transport turns it into bytes: a status, and either a value to
 // serialize or JSON text that is already serialized (cached answers). Problems follow the document's
-// problem types (src/problems.ts), so every server of this package answers a mistake alike.
-import { problemDetails, type ProblemKind } from "../problems.js";
+// problem types (src/shared/problems.ts), so every server of this package answers a mistake alike.
+import { problemDetails, type ProblemKind } from "../../shared/problems.js";
 import type { FieldError } from "./validate.js";
 
 export interface Reply {

@@ -1,7 +1,7 @@
 // paginate: the items of a paged list, one page fetched at a time as the loop asks for more.
 // Paging rule of the document: the response `offset` is the offset of the next page, and a page
 // with fewer than `limit` resources is the last one.
-import type { paths } from "../generated/schema.js";
+import type { paths } from "../../generated/schema.js";
 import type { DeploymentsClient } from "./client.js";
 import { ApiError, unwrap } from "./errors.js";
 
@@ -23,9 +23,7 @@ export type PaginateParams<P extends PagedPath> = {
 } & (ListOperation<P>["parameters"] extends { path: infer PathParams } ? { path: PathParams } : {});
 
 /** params may be left out where the list has no required parameter. */
-export type PaginateArgs<P extends PagedPath> = {} extends PaginateParams<P>
-  ? [params?: PaginateParams<P>]
-  : [params: PaginateParams<P>];
+export type PaginateArgs<P extends PagedPath> = {} extends PaginateParams<P> ? [params?: PaginateParams<P>] : [params: PaginateParams<P>];
 
 /** The page size sent when the caller gives no `limit`: the document's maximum, for the fewest requests. */
 export const DEFAULT_PAGE_SIZE = 100;
@@ -42,12 +40,12 @@ type UntypedGet = (
  * `for await (const d of paginate(client, "/v2/deployments", { query: { status: "READY" } })) …`
  * Throws ApiError on an error response or a 200 that is not a page, and the signal's reason when it is aborted.
  */
-export async function* paginate<P extends PagedPath>(
-  client: DeploymentsClient,
-  path: P,
-  ...args: PaginateArgs<P>
-): AsyncGenerator<ItemOf<P>, void, undefined> {
-  const { query = {}, path: pathParams, signal } = (args[0] ?? {}) as {
+export async function* paginate<P extends PagedPath>(client: DeploymentsClient, path: P, ...args: PaginateArgs<P>): AsyncGenerator<ItemOf<P>, void, undefined> {
+  const {
+    query = {},
+    path: pathParams,
+    signal,
+  } = (args[0] ?? {}) as {
     query?: { limit?: number; offset?: number };
     path?: Record<string, unknown>;
     signal?: AbortSignal;

@@ -1,13 +1,13 @@
 // Request validation against the document. Each operation's parameters and body are described
-// once from the document (src/openapi/walk.ts); their validators were compiled when the package was
+// once from the document (src/shared/walk.ts); their validators were compiled when the package was
 // built (validators.ts), so a simulator is ready at once. Query values are coerced the way Prism does (numbers by Number(), so
 // `limit=1e1` is 10; booleans from "true"/"false"; `style: form, explode: false` arrays split on
 // commas) and the results name each violated field: `parameter` for parameters, `pointer` (a JSON
 // Pointer) for body fields, each with the `code` of the rule it broke.
-import { fieldDetail, BODY_REQUIRED_DETAIL, REQUIRED_DETAIL, withoutEchoes } from "../local-server/field-details.js";
-import { fieldErrorCode, type FieldErrorCode } from "../problems.js";
-import { deref, escapePointerSegment, listOperations, primaryType, type OpenApiDocument } from "../openapi/walk.js";
-import { compiledValidator, type ValidationError } from "../../generated/validators.js";
+import { fieldDetail, BODY_REQUIRED_DETAIL, REQUIRED_DETAIL, withoutEchoes } from "../../local-server/field-details.js";
+import { fieldErrorCode, type FieldErrorCode } from "../../shared/problems.js";
+import { deref, escapePointerSegment, listOperations, primaryType, type OpenApiDocument } from "../../shared/walk.js";
+import { compiledValidator, type ValidationError } from "../../../generated/validators.js";
 
 export interface FieldError {
   detail: string;
@@ -96,8 +96,12 @@ export interface ParameterValues {
  * Content-Security-Policy without 'unsafe-eval'.
  */
 export class RequestChecker {
-
-  parameters(spec: OperationSpec, pathValues: Record<string, string>, query: URLSearchParams | undefined, header: (name: string) => string | null): ParameterValues {
+  parameters(
+    spec: OperationSpec,
+    pathValues: Record<string, string>,
+    query: URLSearchParams | undefined,
+    header: (name: string) => string | null,
+  ): ParameterValues {
     const values: Record<string, unknown> = {};
     const errors: FieldError[] = [];
     for (const p of spec.parameters) {

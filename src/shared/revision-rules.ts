@@ -2,7 +2,7 @@
 // revision moves in. The lists come from the document (x-revision-fields on DeploymentPatch,
 // x-progression on RevisionStatus), so the client helpers, the CLI and the
 // simulator all follow one definition.
-import { REVISION_FIELDS, REVISION_PROGRESSION } from "../generated/constants.js";
+import { REVISION_FIELDS, REVISION_PROGRESSION } from "../../generated/constants.js";
 import type { DeploymentPatch, RevisionStatus } from "./types.js";
 
 export { REVISION_FIELDS, REVISION_PROGRESSION };

@@ -1,7 +1,7 @@
 // The revision state machine. Revisions move one step per `stepMs` of simulated time along the
 // document's progression (x-progression); the store moves them before it answers, so real time and
 // POST /_simulator/advance both do. A pending failure (fail-next) replaces one step with its failure.
-import { nextRevisionStatus, REVISION_PROGRESSION } from "../revision-rules.js";
+import { nextRevisionStatus, REVISION_PROGRESSION } from "../../shared/revision-rules.js";
 import type { FailureStatus, RevisionRecord, RevisionStatus } from "./model.js";
 
 /** The order a revision moves in when nothing fails, from the document. */

@@ -2,10 +2,10 @@
 // the real service's FastAPI bodies (`{"detail": "text"}` and `{"detail": [{loc, msg, type}]}`),
 // plain text and HTML pages from proxies. The fields come back always filled, so an error message
 // and a program branching on `kind` never meet an empty hole.
-import { PROBLEM_TYPES, type ProblemKind } from "../generated/constants.js";
-import { toPointer } from "./openapi/walk.js";
-import { invalidFieldsDetail } from "./problems.js";
-import type { Problem, ProblemFieldError } from "./types.js";
+import { PROBLEM_TYPES, type ProblemKind } from "../../generated/constants.js";
+import { toPointer } from "../shared/walk.js";
+import { invalidFieldsDetail } from "../shared/problems.js";
+import type { Problem, ProblemFieldError } from "../shared/types.js";
 
 export interface ProblemDetails {
   /** The body when it reads as problem details (a JSON object whose `detail`, if any, is text). */
@@ -115,7 +115,6 @@ function problemFieldErrors(errors: unknown): ProblemFieldError[] {
   if (!Array.isArray(errors)) return [];
   return errors.filter(isObject).map((e) => ({ ...e, detail: text(e.detail) ?? "is not valid" }) as ProblemFieldError);
 }
-
 
 /** Problem details from an error response's status and body (parsed JSON, or the text when it was not JSON). */
 export function readProblem(status: number, body: unknown, response?: { statusText?: string; contentType?: string }): ProblemDetails {

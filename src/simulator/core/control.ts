@@ -51,10 +51,18 @@ export function controlHandlers({ store, writer, seed, stepSeconds, seedIds }: C
     "POST fail-next": (body, path) => {
       const errors: FieldError[] = [];
       if (notObject(body) || typeof body.deployment_id !== "string" || body.deployment_id === "") {
-        errors.push({ pointer: "/deployment_id", code: notObject(body) || body.deployment_id === undefined ? "required" : "type", detail: "must be the id of a deployment" });
+        errors.push({
+          pointer: "/deployment_id",
+          code: notObject(body) || body.deployment_id === undefined ? "required" : "type",
+          detail: "must be the id of a deployment",
+        });
       }
       if (notObject(body) || !isFailureStatus(body.status)) {
-        errors.push({ pointer: "/status", code: notObject(body) || body.status === undefined ? "required" : "enum", detail: `must be one of ${FAILURE_STATUSES.join(", ")}` });
+        errors.push({
+          pointer: "/status",
+          code: notObject(body) || body.status === undefined ? "required" : "enum",
+          detail: `must be one of ${FAILURE_STATUSES.join(", ")}`,
+        });
       }
       if (errors.length > 0) return problem("validation", 'Send {"deployment_id", "status"}; see errors.', path, errors);
       return writer.write(
