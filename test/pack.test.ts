@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalServer, sendJson, type LocalServer } from "./client/local-server.js";
 import { chromiumAvailable, launchChromium } from "../scripts/docs-browser.mjs";
 import { ROOT } from "./support/document.js";
+import { PAGES } from "./support/pages.js";
 
 const run = promisify(execFile);
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -149,8 +150,8 @@ export async function main(deploymentId: string): Promise<Revision> {
     expect(await typeCheck("tsconfig.json", TSC7)).toBe("");
   });
 
-  it("type-checks the README's ts samples that import the package against the installed package", async () => {
-    const markdown = await readFile(join(ROOT, "README.md"), "utf8");
+  it("type-checks the pages' ts samples that import the package against the installed package", async () => {
+    const markdown = (await Promise.all(PAGES.map((page) => readFile(join(ROOT, page), "utf8")))).join("\n");
     // Samples that import only the package (not this repository's test files) are what a consumer can paste.
     const samples = [...markdown.matchAll(/```ts\n([\s\S]*?)```/g)]
       .map((m) => m[1]!)

@@ -283,9 +283,9 @@ describe("printing an ApiError", () => {
   });
 });
 
-describe("the README", () => {
+describe("docs/client.md", () => {
   it("lists every kind of PROBLEM_TYPES with its type URI and status, and no other", () => {
-    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const readme = readFileSync(new URL("../../docs/client.md", import.meta.url), "utf8");
     const rows = [...readme.matchAll(/^\| `([a-z-]+)` \| `(urn:deployment-management-api:problem:[a-z-]+)` \| (\d{3}) \|$/gm)];
     const listed = Object.fromEntries(rows.map(([, kind, type, status]) => [kind, { type, status: Number(status) }]));
     const expected = Object.fromEntries(Object.entries(PROBLEM_TYPES).map(([kind, { type, status }]) => [kind, { type, status }]));

@@ -1,13 +1,13 @@
-// The recipes of the README's "Simulator in tests and in the browser" section are the code that the
-// recipe tests beside this file run: each ```ts block there is, line for line, the region between
+// The recipes of docs/react-and-testing.md are the code that the recipe tests beside this file run:
+// each recipe's ```ts block there is, line for line, the region between
 // `// #region readme` and `// #endregion readme` of one recipe file, with the package's import names
-// in place of the repository paths. So a recipe in the README cannot stop working unnoticed.
+// in place of the repository paths. So a recipe in the docs cannot stop working unnoticed.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../support/document.js";
 
-const SECTION = "## Simulator in tests and in the browser";
+const PAGE = "docs/react-and-testing.md";
 const RECIPES = ["recipe-vitest.test.ts", "recipe-storybook.test.ts", "recipe-fetch.test.ts"];
 
 // The repository paths of the recipe files, and what a consumer imports instead.
@@ -16,13 +16,6 @@ const PACKAGE_NAMES: [string, string][] = [
   ['"../../src/msw.js"', '"deployment-management-api/msw"'],
   ['"../../src/simulator/node/index.js"', '"deployment-management-api/simulator"'],
 ];
-
-function section(markdown: string): string {
-  const start = markdown.indexOf(`\n${SECTION}\n`);
-  if (start < 0) throw new Error(`README.md has no "${SECTION}" section`);
-  const end = markdown.indexOf("\n## ", start + SECTION.length + 2);
-  return markdown.slice(start, end < 0 ? undefined : end);
-}
 
 function tsBlocks(markdown: string): string[] {
   return [...markdown.matchAll(/^```ts\b[^\n]*\n([\s\S]*?)^```[ \t]*$/gm)].map((m) => m[1]!);
@@ -39,11 +32,16 @@ function region(source: string, file: string): string {
   return code;
 }
 
-describe(`README.md "${SECTION}"`, () => {
+describe(PAGE, () => {
   it("shows each recipe exactly as its test runs it, in order: Vitest + MSW, Storybook, plain fetch", async () => {
-    const blocks = tsBlocks(section(await readFile(join(ROOT, "README.md"), "utf8")));
+    const blocks = tsBlocks(await readFile(join(ROOT, PAGE), "utf8"));
     const regions = await Promise.all(RECIPES.map(async (file) => region(await readFile(join(ROOT, "test", "msw", file), "utf8"), file)));
-    expect(blocks).toEqual(regions);
+    const positions = regions.map((code) => blocks.indexOf(code));
+    expect(
+      positions.every((p) => p >= 0),
+      `every recipe stands in ${PAGE} as a whole ts block`,
+    ).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
   });
 
   it("a recipe that differs from its test is caught", async () => {

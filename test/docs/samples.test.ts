@@ -1,8 +1,9 @@
-// Every ```ts block of README.md is type-checked and run, so the samples cannot rot.
+// Every ```ts block of every page a reader reads (README.md, CONTRIBUTING.md and docs/*.md) is
+// type-checked and run, so the samples cannot rot.
 //
-// Type-check: each block becomes a module under test/.readme-samples/ (gitignored) that imports the
+// Type-check: each block becomes a module under test/.doc-samples/ (gitignored) that imports the
 // package by its name: "deployment-management-api" maps to src/index.ts and its subpaths to their
-// sources, and "./x" imports resolve from the repository root, as in the README.
+// sources, and "./x" imports resolve from the repository root, as in the pages.
 //
 // Run: each block is compiled to JavaScript (esbuild) with the package's imports pointing at dist/
 // through package.json's "exports" (the files an installed package would load), and run by node as a
@@ -22,25 +23,31 @@ import { transform } from "esbuild";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startSimulator, type RunningSimulator } from "../../src/simulator/node/index.js";
 import { ROOT } from "../support/document.js";
+import { PAGES } from "../support/pages.js";
 
 const run = promisify(execFile);
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
-const SAMPLES = join(ROOT, "test", ".readme-samples");
+const SAMPLES = join(ROOT, "test", ".doc-samples");
 const PACKAGE = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
 const DOCUMENTED_URLS = /http:\/\/127\.0\.0\.1:(?:4010|4011)\b/g;
 
 interface Sample {
+  /** Where the block stands, as "docs/client.md line 12". */
+  where: string;
+  /** A file name for it: docs-client-line-12. */
+  name: string;
   line: number;
   info: string;
   code: string;
 }
 
-function extractTypeScriptBlocks(markdown: string): Sample[] {
+function extractTypeScriptBlocks(markdown: string, page = "README.md"): Sample[] {
   const samples: Sample[] = [];
+  const stem = page.replace(/\.md$/, "").replaceAll("/", "-");
   const fence = /^```(ts|typescript)\b([^\n]*)\n([\s\S]*?)^```[ \t]*$/gm;
   for (const match of markdown.matchAll(fence)) {
     const line = markdown.slice(0, match.index).split("\n").length;
-    samples.push({ line, info: `${match[1]}${match[2]}`.trim(), code: match[3]! });
+    samples.push({ where: `${page} line ${line}`, name: `${stem}-line-${line}`, line, info: `${match[1]}${match[2]}`.trim(), code: match[3]! });
   }
   return samples;
 }
@@ -51,7 +58,7 @@ const runnable = (sample: Sample) => !skipped(sample) && !/\bno-?run\b/.test(sam
 // The samples are written as if they sat at the repository root; `toRoot` leads from their files back to it.
 function asSampleModule(sample: Sample, toRoot: string): string {
   const code = sample.code.replace(/(from\s+|import\s*\(\s*)(["'])\.\//g, `$1$2${toRoot}`);
-  return `// README.md line ${sample.line}\n${code}\nexport {};\n`;
+  return `// ${sample.where}\n${code}\nexport {};\n`;
 }
 
 /** The package's own subpath imports, as package.json's "exports" maps them (to dist/ and generated/). */
@@ -62,10 +69,10 @@ function exportTarget(subpath: string): string {
   return pathToFileURL(join(ROOT, target)).href;
 }
 
-/** A README sample as a runnable ES module: types stripped, package imports pointing at the built files, the documented URLs at `baseUrl`. */
+/** A sample as a runnable ES module: types stripped, package imports pointing at the built files, the documented URLs at `baseUrl`. */
 async function asRunnableModule(sample: Sample, baseUrl: string): Promise<string> {
   const { code } = await transform(sample.code, { loader: "ts", format: "esm", target: "node20" });
-  return `// README.md line ${sample.line}\n${code}`
+  return `// ${sample.where}\n${code}`
     .replace(
       /(from\s+|import\s*\(\s*)(["'])deployment-management-api((?:\/[\w.-]+)*)\2/g,
       (_, lead: string, quote: string, subpath: string) => `${lead}${quote}${exportTarget(subpath)}${quote}`,
@@ -108,7 +115,7 @@ function tsconfig(toRoot: string): object {
     include: ["*.ts"],
   };
 }
-// test/.readme-samples/<dir>/ to the root.
+// test/.doc-samples/<dir>/ to the root.
 const TO_ROOT = "../../../";
 
 async function typeCheck(project: string): Promise<string> {
@@ -132,11 +139,11 @@ async function runModule(file: string, timeoutMs = 30_000): Promise<{ code: numb
   }
 }
 
-// Read at collection time, so that each sample is its own test named by its line.
-const samples = extractTypeScriptBlocks(readFileSync(join(ROOT, "README.md"), "utf8"));
+// Read at collection time, so that each sample is its own test named by its page and line.
+const samples = PAGES.flatMap((page) => extractTypeScriptBlocks(readFileSync(join(ROOT, page), "utf8"), page));
 
-describe("README.md code samples", () => {
-  test("the README has TypeScript samples to check and to run", () => {
+describe("code samples of README.md, CONTRIBUTING.md and docs/", () => {
+  test("the pages have TypeScript samples to check and to run", () => {
     expect(samples.filter((s) => !skipped(s)).length).toBeGreaterThan(0);
     expect(samples.filter(runnable).length).toBeGreaterThan(0);
   });
@@ -148,9 +155,9 @@ describe("README.md code samples", () => {
     await writeFile(join(project, "tsconfig.json"), JSON.stringify(tsconfig(TO_ROOT), null, 2));
     await writeFile(join(project, "canary.ts"), CANARY);
     for (const sample of samples.filter((s) => !skipped(s))) {
-      await writeFile(join(project, `readme-line-${sample.line}.ts`), asSampleModule(sample, TO_ROOT));
+      await writeFile(join(project, `${sample.name}.ts`), asSampleModule(sample, TO_ROOT));
     }
-    // Errors name the file, readme-line-<N>.ts, N being the line of the block's fence in README.md.
+    // Errors name the file, <page>-line-<N>.ts, N being the line of the block's fence in that page.
     expect(await typeCheck(join(project, "tsconfig.json"))).toBe("");
   });
 
@@ -166,7 +173,7 @@ describe("README.md code samples", () => {
   });
 });
 
-describe("README.md samples run against the simulator", () => {
+describe("the samples run against the simulator", () => {
   let simulator: RunningSimulator;
   const runDir = join(SAMPLES, "run");
 
@@ -181,13 +188,13 @@ describe("README.md samples run against the simulator", () => {
   });
 
   for (const sample of samples.filter(runnable)) {
-    test(`README.md line ${sample.line} runs`, async () => {
+    test(`${sample.where} runs`, async () => {
       const reset = await fetch(`${simulator.url}/_simulator/reset`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
       expect(reset.ok).toBe(true);
-      const file = join(runDir, `readme-line-${sample.line}.mjs`);
+      const file = join(runDir, `${sample.name}.mjs`);
       await writeFile(file, await asRunnableModule(sample, simulator.url));
       const { code, output } = await runModule(file);
-      expect(code, `README.md line ${sample.line} failed (run ${file}):\n${output}`).toBe(0);
+      expect(code, `${sample.where} failed (run ${file}):\n${output}`).toBe(0);
     });
   }
 
