@@ -10,6 +10,7 @@ export {
 } from "./client/client.js";
 export { DEFAULT_RETRY, parseRetryAfter, type RetryOptions } from "./client/retry.js";
 export { DEFAULT_TIMEOUT_MS, RequestTimeoutError } from "./client/timeout.js";
+export { MAX_REDIRECTS, RedirectError } from "./client/redirects.js";
 export { ApiError, unwrap, type ApiErrorOptions, type ClientResult } from "./client/errors.js";
 export {
   DEFAULT_PAGE_SIZE,

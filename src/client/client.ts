@@ -5,7 +5,9 @@ import createClient, { type Client, type ClientPathsWithMethod, type FetchRespon
 import type { paths } from "../../generated/schema.js";
 import { rememberRequest } from "./errors.js";
 import { readSuccessData } from "./json-body.js";
-import { checkDelay, checkFunction, checkHttpUrl, checkNonEmptyString, checkWholeNumber } from "./option-checks.js";
+import { checkDelay, checkFunction, checkNonEmptyString, checkWholeNumber, resolveBaseUrl } from "./option-checks.js";
+import { serializePath } from "./path-params.js";
+import { sameOriginRedirects } from "./redirects.js";
 import { DEFAULT_RETRY, type FetchFunction, type RetryOptions, withRetries } from "./retry.js";
 import { DEFAULT_TIMEOUT_MS, RequestTimeoutError, withDeadline } from "./timeout.js";
 
@@ -38,10 +40,17 @@ type StrictMethod<M extends Method> = <P extends PathWith<M>>(
 export type DeploymentsClient = Omit<Client<paths>, "GET" | "PATCH"> & { GET: StrictMethod<"get">; PATCH: StrictMethod<"patch"> };
 
 export interface DeploymentsClientOptions {
-  /** The service root, an absolute http(s) URL such as `https://api.example.com` or `http://127.0.0.1:4010` for the mock. */
+  /**
+   * The service root: an http(s) URL such as `https://api.example.com` or `http://127.0.0.1:4010` for
+   * the mock, or, in a browser, one relative to the page such as `/api` (resolved once, against
+   * `location`, when the client is created).
+   */
   baseUrl: string;
-  /** Sent as `X-Api-Key` on every request; must not be empty. */
-  apiKey: string;
+  /**
+   * Sent as `X-Api-Key` on every request; must not be empty. Leave it out when something else adds
+   * the key, such as a same-origin proxy in front of a browser app.
+   */
+  apiKey?: string;
   /** Sent as `X-Tenant-Id` when given (not empty): selects the workspace. */
   tenantId?: string;
   /** The fetch to send requests with; globalThis.fetch by default. */
@@ -69,8 +78,8 @@ function checkOptions(options: DeploymentsClientOptions) {
   // Field by field, so that an explicit `undefined` keeps the default.
   const orDefault = <T>(value: T | undefined, fallback: T, check: (value: T) => T) => (value === undefined ? fallback : check(value));
   return {
-    baseUrl: checkHttpUrl(WHERE, "baseUrl", options.baseUrl),
-    apiKey: checkNonEmptyString(WHERE, "apiKey", options.apiKey),
+    baseUrl: resolveBaseUrl(WHERE, "baseUrl", options.baseUrl),
+    apiKey: options.apiKey === undefined ? undefined : checkNonEmptyString(WHERE, "apiKey", options.apiKey),
     timeoutMs: orDefault(options.timeoutMs, DEFAULT_TIMEOUT_MS, (v) => checkDelay(WHERE, "timeoutMs", v, true)),
     retry: {
       retries: orDefault(retry.retries, DEFAULT_RETRY.retries, (v) => checkWholeNumber(WHERE, "retry.retries", v)),
@@ -103,7 +112,20 @@ function jsonMethod(call: UntypedCall, method: "GET" | "PATCH", settings: Settin
     const signal = init.signal ?? undefined;
     const timeoutError = () => new RequestTimeoutError(method, filledPath(path, init), settings.timeoutMs);
     const attempt = (send: FetchFunction) =>
-      withDeadline((deadline) => call(path, { ...init, parseAs: "text", signal: deadline, fetch: send } as CallInit), settings.timeoutMs, signal, timeoutError);
+      withDeadline(
+        // Every path is filled by serializePath, which refuses a missing parameter; redirects are followed only on the same origin.
+        (deadline) =>
+          call(path, {
+            ...init,
+            params: { ...init.params, path: init.params?.path ?? {} },
+            parseAs: "text",
+            signal: deadline,
+            fetch: sameOriginRedirects(send),
+          } as CallInit),
+        settings.timeoutMs,
+        signal,
+        timeoutError,
+      );
     // openapi-fetch takes a fetch per call too; the client's own otherwise.
     const result = await withRetries(init.fetch ?? settings.fetchOnce, attempt, retry, signal);
     if (!result.response.ok) return result;
@@ -113,7 +135,7 @@ function jsonMethod(call: UntypedCall, method: "GET" | "PATCH", settings: Settin
 
 /**
  * The typed client. Throws a TypeError naming the option when an option is invalid (`baseUrl` not
- * an absolute http(s) URL, an empty `apiKey` or `tenantId`, `retries` not a whole number, delays not
+ * an http(s) URL, relative without a page to resolve it against, or with user:password@; an empty `apiKey` or `tenantId`, `retries` not a whole number, delays not
  * finite and >= 0, `timeoutMs` not > 0).
  */
 export function createDeploymentsClient(options: DeploymentsClientOptions): DeploymentsClient {
@@ -128,10 +150,14 @@ export function createDeploymentsClient(options: DeploymentsClientOptions): Depl
     // The document encodes array query parameters (tag_value_ids, deployment_ids, revision status)
     // comma-separated (style form, explode false); openapi-fetch repeats the key by default.
     querySerializer: { array: { style: "form", explode: false } },
+    // Each path parameter stays inside its segment ("..", "/" and "%" cannot move the request elsewhere).
+    pathSerializer: serializePath,
+    // Redirects are followed by sameOriginRedirects, never to another origin.
+    redirect: "manual",
   });
   client.use({
     onRequest({ request }) {
-      request.headers.set("X-Api-Key", apiKey);
+      if (apiKey !== undefined) request.headers.set("X-Api-Key", apiKey);
       if (tenantId !== undefined) request.headers.set("X-Tenant-Id", tenantId);
       return request;
     },

@@ -17,6 +17,37 @@ export function checkNonEmptyString(where: string, name: string, value: unknown)
   return value;
 }
 
+/**
+ * The service root as an absolute http(s) URL without a trailing slash. A relative value ("/api")
+ * is resolved against the page's location (globalThis.location, in a browser or a worker); without
+ * one (Node), it is a TypeError that says so. A URL with user:password@ is refused: fetch would send
+ * the credentials to every origin it is redirected to, and messages would show them.
+ */
+export function resolveBaseUrl(where: string, name: string, value: unknown): string {
+  if (typeof value !== "string" || value.trim() === "") fail(where, name, "an http:// or https:// URL, absolute or relative to the page", value);
+  const page = (globalThis as { location?: { href?: unknown } }).location?.href;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    if (typeof page !== "string") {
+      throw new TypeError(
+        `${where}: ${name} must be an absolute http:// or https:// URL outside a browser: ${JSON.stringify(value)} is relative, and there is no page location (globalThis.location) to resolve it against`,
+      );
+    }
+    try {
+      url = new URL(value, page);
+    } catch {
+      url = undefined;
+    }
+  }
+  if (url && (url.username !== "" || url.password !== ""))
+    throw new TypeError(`${where}: ${name} must be a URL without user:password@ (the key goes in apiKey); not shown, as it holds a password`);
+  if (url?.protocol !== "http:" && url?.protocol !== "https:") fail(where, name, "an http:// or https:// URL, absolute or relative to the page", value);
+  if (url.search !== "" || url.hash !== "") fail(where, name, "a URL without ?query or #fragment", value);
+  return url.href.replace(/\/+$/, "");
+}
+
 export function checkHttpUrl(where: string, name: string, value: unknown): string {
   let url: URL | undefined;
   try {

@@ -1,6 +1,7 @@
 // Retries of a call: GET is sent again when it is answered 429, 502, 503 or 504, or when an attempt
 // fails on the way (fetch rejecting: a dropped connection, a body cut short, the attempt's deadline).
 // The caller says which calls may be retried: a PATCH that creates a revision is not idempotent.
+import { RedirectError } from "./redirects.js";
 import { sleep } from "./sleep.js";
 
 export interface RetryOptions {
@@ -63,7 +64,8 @@ export async function withRetries<R extends { response: Response }>(
       result = await attempt(send);
     } catch (error) {
       // The caller's abort stays an abort; a request that went out and failed is worth another try.
-      if (!sent || signal?.aborted || count >= options.retries) throw error;
+      // A refused redirect would be refused again.
+      if (!sent || signal?.aborted || count >= options.retries || error instanceof RedirectError) throw error;
       await sleep(backoff(count, options), signal);
       continue;
     }

@@ -29,9 +29,10 @@ const badClientOptions: [string, Record<string, unknown>][] = [
   ["baseUrl", { baseUrl: "ftp://api.example.com" }],
   ["baseUrl", { baseUrl: undefined }],
   ["baseUrl", { baseUrl: 4010 }],
+  ["baseUrl", { baseUrl: "http://user:hunter2@127.0.0.1:4010" }],
+  ["baseUrl", { baseUrl: "http://127.0.0.1:4010/?key=1" }],
   ["apiKey", { apiKey: "" }],
   ["apiKey", { apiKey: "   " }],
-  ["apiKey", { apiKey: undefined }],
   ["apiKey", { apiKey: 42 }],
   ["tenantId", { tenantId: "" }],
   ["tenantId", { tenantId: 7 }],
@@ -64,6 +65,18 @@ describe("createDeploymentsClient options", () => {
       expect(() => createDeploymentsClient(options)).toThrow(new RegExp(`^createDeploymentsClient: ${name.replace(".", "\\.")} must be `));
     });
   }
+
+  it("a baseUrl with user:password@ is refused without showing the password", () => {
+    expect(() => createDeploymentsClient({ ...valid, baseUrl: "http://user:hunter2@127.0.0.1:4010" })).toThrow(/without user:password@/);
+    expect(() => createDeploymentsClient({ ...valid, baseUrl: "http://user:hunter2@127.0.0.1:4010" })).not.toThrow(/hunter2/);
+  });
+
+  it("a relative baseUrl outside a browser (no globalThis.location) says so", () => {
+    expect(globalThis).not.toHaveProperty("location");
+    expect(() => createDeploymentsClient({ baseUrl: "/api" })).toThrow(
+      /baseUrl must be an absolute http:\/\/ or https:\/\/ URL outside a browser: "\/api" is relative/,
+    );
+  });
 
   it("no options object at all is a TypeError", () => {
     expect(() => createDeploymentsClient(undefined as unknown as DeploymentsClientOptions)).toThrow(TypeError);

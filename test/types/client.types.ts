@@ -149,8 +149,10 @@ export async function helpers() {
   assert<Equal<(typeof PROBLEM_TYPES)["validation"]["type"], "urn:deployment-management-api:problem:validation">>(true);
 }
 
-// @ts-expect-error apiKey is required
-createDeploymentsClient({ baseUrl: "http://127.0.0.1:4010" });
+// apiKey may be left out: a same-origin proxy adds it.
+createDeploymentsClient({ baseUrl: "/api" });
+// @ts-expect-error apiKey is a string
+createDeploymentsClient({ baseUrl: "http://127.0.0.1:4010", apiKey: 1 });
 // @ts-expect-error retry options are numbers
 createDeploymentsClient({ baseUrl: "http://127.0.0.1:4010", apiKey: "k", retry: { retries: "3" } });
 
