@@ -1,15 +1,26 @@
 // Serialized answers, cached beside the transport: a deployment's JSON is kept until the store's
 // version of that deployment moves, a list page until any deployment changes. The store holds the
-// data; this is only a cache of its text, so lists of 10,000 deployments stay cheap to serve.
+// data; this is only a cache of its text, so lists of 10,000 deployments stay cheap to serve. Both
+// caches are bounded by bytes and entries and evict the least recently used answer.
+import { BoundedCache, type CacheBounds, sizeOfText } from "./bounded-cache.js";
 import type { DeploymentRecord } from "./model.js";
 import type { Store } from "./store.js";
 
-/** At most this many cached list answers (a distinct id filter per request must not grow memory without end). */
-const MAX_PAGES = 1000;
+/** Deployment JSON: room for every deployment of a large seed (10,000 take about 25 MB as text). */
+export const DEPLOYMENT_JSON_BOUNDS: Readonly<CacheBounds> = Object.freeze({ maxBytes: 64 * 1024 * 1024, maxEntries: 100_000 });
+/** List answers: a distinct query per request (an id filter, an offset) must not grow memory without end. */
+export const LIST_PAGE_BOUNDS: Readonly<CacheBounds> = Object.freeze({ maxBytes: 16 * 1024 * 1024, maxEntries: 1000 });
+
+interface CachedPage {
+  version: number;
+  bytes: Uint8Array;
+  /** The query's key, counted in the page's size (an id filter can be long). */
+  key: string;
+}
 
 export class Renderer {
-  private deployments = new Map<string, { version: number; text: string }>();
-  private pages = new Map<string, { version: number; bytes: Uint8Array }>();
+  readonly deployments = new BoundedCache<string, { version: number; text: string }>(DEPLOYMENT_JSON_BOUNDS, (e) => sizeOfText(e.text));
+  readonly pages = new BoundedCache<string, CachedPage>(LIST_PAGE_BOUNDS, (e) => sizeOfText(e.bytes) + sizeOfText(e.key));
   private encoder = new TextEncoder();
 
   constructor(private readonly store: Store) {}
@@ -31,14 +42,8 @@ export class Renderer {
     const version = this.store.version;
     const hit = this.pages.get(key);
     if (hit && hit.version === version) return hit.bytes;
-    if (this.pages.size >= MAX_PAGES) this.pages.clear();
     const bytes = this.encoder.encode(build());
-    this.pages.set(key, { version, bytes });
+    this.pages.set(key, { version, bytes, key });
     return bytes;
-  }
-
-  clear(): void {
-    this.deployments.clear();
-    this.pages.clear();
   }
 }
