@@ -1,18 +1,26 @@
 // The boundary between the simulator's core and its persistence: what a write changes, as data.
 // The core computes the changes of a write, hands them to `Persistence.append`, and applies them in
 // memory only once that resolved, synchronously in the promise's continuation (no other await in
-// between), so memory never holds a change the disk does not. Persistence adapters (the node state
-// file) replay the same changes with `applyChange`. No Node imports: the core runs in browsers.
-import type { DeploymentRecord, Listener, State } from "./model.js";
+// between), so memory never holds a change the disk does not. A change names one row (a deployment
+// without its revisions, one revision, one listener, the clock), so what a write costs to save does
+// not depend on how much history a deployment has. No Node imports: the core runs in browsers.
+import type { DeploymentRecord, Listener, RevisionRecord, State } from "./model.js";
+
+/** A deployment as one row: everything it holds but its revisions, which are rows of their own. */
+export type DeploymentRow = Omit<DeploymentRecord, "revisions">;
 
 export type StateChange =
-  /** Insert or replace a deployment with everything it owns (its revisions), by `deployment.id`. New ones go last (the state keeps them oldest first). */
-  | { op: "put_deployment"; record: DeploymentRecord }
+  /** Insert or replace a deployment's own row, by `row.deployment.id`; its revisions are kept. New ones go last (the state keeps them oldest first). */
+  | { op: "put_deployment"; row: DeploymentRow }
+  /** Insert or replace one revision of a deployment, by `record.revision.id`. A new one goes last (creation order); a replaced one keeps its place. */
+  | { op: "put_revision"; deployment_id: string; record: RevisionRecord }
+  /** Drop one revision of a deployment (history trimming). */
+  | { op: "delete_revision"; deployment_id: string; revision_id: string }
   /** Insert or replace a listener, by `id`. */
   | { op: "put_listener"; listener: Listener }
   /** The simulated clock (POST /_simulator/advance) and the created_at high-water mark. */
   | { op: "set_clock"; clock_offset_ms: number; last_created_ms: number }
-  /** Everything at once (POST /_simulator/reset). */
+  /** Everything at once (POST /_simulator/reset, the first save of the seed). */
   | { op: "replace_state"; state: State };
 
 /** A write that could not be saved. Nothing of it was saved, and the core must not apply it. */
@@ -20,9 +28,9 @@ export class StorageError extends Error {
   override readonly name = "StorageError";
   constructor(
     message: string,
-    /** The system error code, such as ENOSPC, EROFS or EIO, when there is one. */
+    /** The storage's error code, such as SQLITE_FULL, SQLITE_READONLY, SQLITE_IOERR, ENOSPC or EIO, when there is one. */
     readonly code: string | undefined,
-    /** 507 when the disk is full (ENOSPC, EDQUOT), else 500. */
+    /** 507 when the storage is full, else 500. */
     readonly status: 500 | 507,
   ) {
     super(message);
@@ -37,51 +45,47 @@ export interface Persistence {
    * not be saved, and then none of them is. Calls may overlap; their order is kept.
    */
   append(changes: StateChange[]): Promise<void>;
-  /** Gives the adapter the core's current state, for compaction (it is consistent with everything appended whenever no append is pending). */
+  /** Gives the adapter the core's current state (it is consistent with everything appended whenever no append is pending). Adapters that keep rows may ignore it. */
   attach(currentState: () => State): void;
   close(): Promise<void>;
 }
 
-/** Where each deployment and listener sits in a state's arrays, so replaying many changes stays linear. */
-export interface StateIndex {
-  deployments: Map<string, number>;
-  listeners: Map<string, number>;
-}
-
-export function indexState(state: State): StateIndex {
-  return {
-    deployments: new Map(state.deployments.map((d, i) => [d.deployment.id, i])),
-    listeners: new Map(state.listeners.map((l, i) => [l.id, i])),
-  };
+/** The row of a deployment record, without its revisions. */
+export function deploymentRow(record: DeploymentRecord): DeploymentRow {
+  const { revisions: _revisions, ...row } = record;
+  return row;
 }
 
 /**
- * Applies one change to a plain state, the way replay after a restart does. With an `index` (from
- * `indexState` of the same state) the lookups are by map instead of a scan, and the index is kept up
- * to date, also across `replace_state`.
+ * Applies one change to a plain state (an adapter replaying changes, a test). Linear in the state's
+ * size per change: the store keeps indexes of its own.
  */
-export function applyChange(state: State, change: StateChange, index?: StateIndex): State {
+export function applyChange(state: State, change: StateChange): State {
   switch (change.op) {
     case "put_deployment": {
-      const id = change.record.deployment.id;
-      const i = index ? (index.deployments.get(id) ?? -1) : state.deployments.findIndex((d) => d.deployment.id === id);
-      if (i >= 0) {
-        state.deployments[i] = change.record;
-      } else {
-        state.deployments.push(change.record);
-        index?.deployments.set(id, state.deployments.length - 1);
-      }
+      const id = change.row.deployment.id;
+      const i = state.deployments.findIndex((d) => d.deployment.id === id);
+      if (i >= 0) state.deployments[i] = { ...change.row, revisions: state.deployments[i]!.revisions };
+      else state.deployments.push({ ...change.row, revisions: [] });
+      return state;
+    }
+    case "put_revision":
+    case "delete_revision": {
+      const owner = state.deployments.find((d) => d.deployment.id === change.deployment_id);
+      if (!owner) return state;
+      const id = change.op === "put_revision" ? change.record.revision.id : change.revision_id;
+      const i = owner.revisions.findIndex((r) => r.revision.id === id);
+      if (change.op === "delete_revision") {
+        if (i >= 0) owner.revisions.splice(i, 1);
+      } else if (i >= 0) owner.revisions[i] = change.record;
+      else owner.revisions.push(change.record);
       return state;
     }
     case "put_listener": {
       const id = change.listener.id;
-      const i = index ? (index.listeners.get(id) ?? -1) : state.listeners.findIndex((l) => l.id === id);
-      if (i >= 0) {
-        state.listeners[i] = change.listener;
-      } else {
-        state.listeners.push(change.listener);
-        index?.listeners.set(id, state.listeners.length - 1);
-      }
+      const i = state.listeners.findIndex((l) => l.id === id);
+      if (i >= 0) state.listeners[i] = change.listener;
+      else state.listeners.push(change.listener);
       return state;
     }
     case "set_clock":
@@ -89,7 +93,6 @@ export function applyChange(state: State, change: StateChange, index?: StateInde
       state.last_created_ms = change.last_created_ms;
       return state;
     case "replace_state":
-      if (index) Object.assign(index, indexState(change.state));
       return change.state;
   }
 }

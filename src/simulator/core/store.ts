@@ -4,7 +4,7 @@
 // call the store; the store calls the lifecycle; nothing calls back. It holds data only: serialized
 // answers are cached by the response layer, keyed by the versions the store keeps.
 import { createsRevision } from "../../shared/revision-rules.js";
-import type { StateChange } from "./changes.js";
+import { type DeploymentRow, deploymentRow, type StateChange } from "./changes.js";
 import { advanceRevision, interrupted, isInProgress } from "./lifecycle.js";
 import type {
   Deployment,
@@ -77,6 +77,8 @@ export class Store {
   private changeCount = 0;
   /** Moves whenever a listener changes. */
   private listenerCount = 0;
+  /** Per deployment id: revisions the clock moved since they were last saved; its next write saves them too (with the deployment row the steps changed). */
+  private stepped = new Map<string, Set<string>>();
 
   constructor(
     state: State,
@@ -98,6 +100,7 @@ export class Store {
     this.listenersById.clear();
     this.moving.clear();
     this.deploymentVersions.clear();
+    this.stepped.clear();
     this.loadedAt = this.changeCount;
     this.nextDueMs = Infinity;
     let highWater = state.last_created_ms;
@@ -142,6 +145,7 @@ export class Store {
     for (const [record, owner] of this.moving) {
       if (advanceRevision(record, now, this.stepMs)) {
         this.touch(owner);
+        this.markStepped(owner.deployment.id, record.revision.id);
         if (record.revision.status === "DEPLOYED") onDeployed(owner, record);
         if (!isInProgress(record.revision.status)) {
           this.moving.delete(record);
@@ -155,10 +159,20 @@ export class Store {
 
   /** Makes saved changes live. Runs synchronously once persistence has them. */
   apply(changes: readonly StateChange[]): void {
+    let deploymentsChanged = false;
     for (const change of changes) {
       switch (change.op) {
         case "put_deployment":
-          this.putDeployment(change.record);
+          this.putDeployment(change.row);
+          deploymentsChanged = true;
+          break;
+        case "put_revision":
+          this.putRevision(change.deployment_id, change.record);
+          deploymentsChanged = true;
+          break;
+        case "delete_revision":
+          this.deleteRevision(change.deployment_id, change.revision_id);
+          deploymentsChanged = true;
           break;
         case "put_listener":
           this.putListener(change.listener);
@@ -174,6 +188,8 @@ export class Store {
           break;
       }
     }
+    // The planned copies may be behind the clock (they were made before the save): catch them up now.
+    if (deploymentsChanged) this.tick();
   }
 
   // --- deployments -------------------------------------------------------------------------
@@ -197,21 +213,59 @@ export class Store {
     if (patch.source_config) d.source_config = { ...d.source_config, ...patch.source_config };
     if (patch.secrets != null) d.secrets = patch.secrets;
     if (patch.secret_references != null) d.secret_references = patch.secret_references;
-    if (createsRevision(patch)) this.addRevision(next, patch, now);
+    const revisionChanges = createsRevision(patch) ? this.addRevision(next, patch, now) : [];
     d.updated_at = iso(now);
-    return { changes: [{ op: "put_deployment", record: next }], result: next };
+    return { changes: this.deploymentChanges(next, revisionChanges), result: next };
   }
 
   /** The changes that make the next revision of a deployment end in `status`. */
   planFailNext(record: DeploymentRecord, status: FailureStatus): Plan<DeploymentRecord> {
     const next = copyForWrite(record);
     next.fail_next = status;
-    return { changes: [{ op: "put_deployment", record: next }], result: next };
+    return { changes: this.deploymentChanges(next, []), result: next };
   }
 
-  private addRevision(record: DeploymentRecord, patch: DeploymentPatch, now: number): void {
+  /**
+   * The changes that save a planned deployment: its row, then the revisions the clock moved since
+   * they were last saved (the row holds what those steps changed), then `revisionChanges`.
+   */
+  private deploymentChanges(next: DeploymentRecord, revisionChanges: StateChange[]): StateChange[] {
+    const id = next.deployment.id;
+    const changes: StateChange[] = [{ op: "put_deployment", row: deploymentRow(next) }];
+    const moved = this.stepped.get(id);
+    if (moved) {
+      const planned = new Set(revisionChanges.map((c) => (c.op === "put_revision" ? c.record.revision.id : c.op === "delete_revision" ? c.revision_id : "")));
+      for (const revisionId of moved) {
+        const live = this.revisionsById.get(revisionId)?.record;
+        if (live && !planned.has(revisionId)) changes.push({ op: "put_revision", deployment_id: id, record: { ...live, revision: { ...live.revision } } });
+      }
+    }
+    changes.push(...revisionChanges);
+    return changes;
+  }
+
+  private markStepped(deploymentId: string, revisionId: string): void {
+    let moved = this.stepped.get(deploymentId);
+    if (!moved) this.stepped.set(deploymentId, (moved = new Set()));
+    moved.add(revisionId);
+  }
+
+  private unmarkStepped(deploymentId: string, revisionId: string): void {
+    const moved = this.stepped.get(deploymentId);
+    if (moved?.delete(revisionId) && moved.size === 0) this.stepped.delete(deploymentId);
+  }
+
+  /** Adds the next revision to a planned copy; returns the revision changes (the new one, the older ones it interrupted, the ones trimmed). */
+  private addRevision(record: DeploymentRecord, patch: DeploymentPatch, now: number): StateChange[] {
     const d = record.deployment;
-    record.revisions = record.revisions.map((older) => interrupted(older, now) ?? older);
+    const deployment_id = d.id;
+    const changes: StateChange[] = [];
+    record.revisions = record.revisions.map((older) => {
+      const stopped = interrupted(older, now);
+      if (!stopped) return older;
+      changes.push({ op: "put_revision", deployment_id, record: stopped });
+      return stopped;
+    });
     const { repo_commit_sha: _previousSha, ...current } = d.source_revision_config;
     const config: Deployment["source_revision_config"] = { ...current, ...(patch.source_revision_config ?? {}) };
     const source = patch.revision_source ?? d.source;
@@ -219,12 +273,14 @@ export class Store {
     if (source === "scm_host" && config.repo_ref) config.repo_commit_sha = fakeCommitSha(`${id}:${config.repo_ref}`);
     // Handed out now, even if the write is never saved: a gap in created_at is harmless, a repeat is not.
     const created = (this.createdHighWater = Math.max(now, this.createdHighWater + 1));
-    record.revisions.push({
+    const added: RevisionRecord = {
       revision: { id, created_at: iso(created), updated_at: iso(created), status: "CREATING", source, source_revision_config: config },
       remote_reconciled: record.remote_reconciled,
       step_at_ms: created,
       fail_with: record.fail_next,
-    });
+    };
+    record.revisions.push(added);
+    changes.push({ op: "put_revision", deployment_id, record: added });
     record.fail_next = null;
     d.source_revision_config = config;
     d.latest_revision_id = id;
@@ -232,15 +288,21 @@ export class Store {
     if (excess > 0) {
       record.revisions = record.revisions.filter((r) => {
         const droppable = excess > 0 && r.revision.id !== d.active_revision_id && !isInProgress(r.revision.status);
-        if (droppable) excess--;
+        if (droppable) {
+          excess--;
+          changes.push({ op: "delete_revision", deployment_id, revision_id: r.revision.id });
+        }
         return !droppable;
       });
     }
+    return changes;
   }
 
-  private putDeployment(record: DeploymentRecord): void {
-    const id = record.deployment.id;
+  /** A deployment's row made live: a new record object (the old one may still be in an answer being written) holding the same revisions. */
+  private putDeployment(row: DeploymentRow): void {
+    const id = row.deployment.id;
     const old = this.deploymentsById.get(id);
+    const record: DeploymentRecord = { ...row, revisions: old ? old.revisions.slice() : [] };
     if (!old) {
       this.state.deployments.push(record);
       this.index(record, this.state.deployments.length - 1);
@@ -251,14 +313,38 @@ export class Store {
     this.state.deployments[position.all] = record;
     this.deploymentsByTenant.get(old.deployment.tenant_id)![position.tenant] = record;
     this.deploymentsById.set(id, record);
-    for (const r of old.revisions) {
-      this.revisionsById.delete(r.revision.id);
-      this.moving.delete(r);
-    }
     for (const r of record.revisions) this.indexRevision(record, r);
     this.touch(record);
-    // The planned copy may be behind the clock (it was made before the save): catch it up now.
-    this.tick();
+  }
+
+  /** One revision made live, in place of the one with its id or last; its deployment's row was put before it. */
+  private putRevision(deploymentId: string, revision: RevisionRecord): void {
+    const owner = this.deploymentsById.get(deploymentId);
+    if (!owner) return;
+    const id = revision.revision.id;
+    const old = this.revisionsById.get(id);
+    let i = -1;
+    if (old && old.owner.deployment.id === deploymentId) {
+      i = owner.revisions.lastIndexOf(old.record);
+      this.moving.delete(old.record);
+    }
+    if (i >= 0) owner.revisions[i] = revision;
+    else owner.revisions.push(revision);
+    this.unmarkStepped(deploymentId, id);
+    this.indexRevision(owner, revision);
+    this.touch(owner);
+  }
+
+  private deleteRevision(deploymentId: string, revisionId: string): void {
+    const owner = this.deploymentsById.get(deploymentId);
+    const old = this.revisionsById.get(revisionId);
+    if (!owner || !old || old.owner !== owner) return;
+    const i = owner.revisions.lastIndexOf(old.record);
+    if (i >= 0) owner.revisions.splice(i, 1);
+    this.revisionsById.delete(revisionId);
+    this.moving.delete(old.record);
+    this.unmarkStepped(deploymentId, revisionId);
+    this.touch(owner);
   }
 
   private touch(record: DeploymentRecord): void {
