@@ -245,9 +245,9 @@ export class Store {
   }
 
   private markStepped(deploymentId: string, revisionId: string): void {
-    let moved = this.stepped.get(deploymentId);
-    if (!moved) this.stepped.set(deploymentId, (moved = new Set()));
-    moved.add(revisionId);
+    const moved = this.stepped.get(deploymentId);
+    if (moved) moved.add(revisionId);
+    else this.stepped.set(deploymentId, new Set([revisionId]));
   }
 
   private unmarkStepped(deploymentId: string, revisionId: string): void {
