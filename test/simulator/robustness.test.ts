@@ -1,12 +1,21 @@
 // Regression tests for what no earlier test named (issue: robust on what no test names): caches
 // bounded by bytes, simulated time bounded as a whole, a clock earlier than the seed, identifiers
 // compared the way their type defines.
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { BoundedCache, sizeOfText } from "../../src/simulator/core/bounded-cache.js";
 import { LIST_PAGE_BOUNDS, Renderer } from "../../src/simulator/core/render.js";
 import { seedState } from "../../src/simulator/core/seed.js";
 import { Store } from "../../src/simulator/core/store.js";
 import { REQUEST_BOUNDS } from "../../src/local-server/bounds.js";
+import { LATEST_SIMULATED_TIME } from "../../src/simulator/core/clock.js";
+import { MAX_ADVANCE_SECONDS } from "../../src/simulator/core/control.js";
+import { PROGRESSION } from "../../src/simulator/core/lifecycle.js";
+import { createSimulator, SEED_IDS, type Simulator } from "../../src/simulator/core/index.js";
+import { API_KEY, Client } from "./support.js";
+
+const deploymentPath = `/v2/deployments/${SEED_IDS.deployment_id}`;
+const clientOf = (sim: Simulator) => new Client("https://sim.example.test", { "x-api-key": API_KEY }, sim.fetch);
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe("caches are bounded by bytes", () => {
   it("evicts the least recently used entry when the bytes or the entries would pass their bound", () => {
@@ -47,5 +56,74 @@ describe("caches are bounded by bytes", () => {
     expect(pageBytes).toBeGreaterThan(10 * LIST_PAGE_BOUNDS.maxBytes);
     expect(render.pages.bytes).toBeLessThanOrEqual(LIST_PAGE_BOUNDS.maxBytes);
     expect(render.pages.size).toBeLessThanOrEqual(LIST_PAGE_BOUNDS.maxEntries);
+  });
+});
+
+describe("simulated time is bounded as a whole", () => {
+  it("refuses the advance that would pass the latest date with a 422 naming seconds; every answer after it is still valid", async () => {
+    const sim = createSimulator({ stepSeconds: 1 });
+    const client = clientOf(sim);
+    let refused: Awaited<ReturnType<Client["request"]>> | undefined;
+    for (let i = 0; i < 2000 && !refused; i++) {
+      const answer = await client.request("POST", "/_simulator/advance", { seconds: MAX_ADVANCE_SECONDS });
+      if (answer.status !== 200) refused = answer;
+    }
+    expect(refused?.status).toBe(422);
+    expect(refused?.body.errors[0]).toMatchObject({ pointer: "/seconds", code: "maximum" });
+    expect(refused?.body.errors[0].detail).toContain(LATEST_SIMULATED_TIME);
+    const status = await client.ok("/_simulator");
+    expect(status.now).toMatch(ISO);
+    expect(Date.parse(status.now)).toBeLessThanOrEqual(Date.parse(LATEST_SIMULATED_TIME));
+    // What is left can still be advanced, up to the limit and not past it.
+    const room = Math.floor((Date.parse(LATEST_SIMULATED_TIME) - Date.parse(status.now)) / 1000);
+    expect((await client.request("POST", "/_simulator/advance", { seconds: room })).status).toBe(200);
+    expect((await client.request("POST", "/_simulator/advance", { seconds: 1 })).status).toBe(422);
+    const patched = await client.patch(deploymentPath, { secrets: [] });
+    expect(patched.status).toBe(200);
+    const revision = await client.ok(`${deploymentPath}/revisions/${patched.body.latest_revision_id}`);
+    expect(revision.created_at).toMatch(ISO);
+    expect((await client.ok("/_simulator")).now).toMatch(ISO);
+  });
+
+  it("a clock past the latest date reads as the latest date", async () => {
+    const sim = createSimulator({ now: () => Date.parse("+100000-01-01T00:00:00Z") });
+    const client = clientOf(sim);
+    expect((await client.ok("/_simulator")).now).toBe(LATEST_SIMULATED_TIME);
+    expect((await client.patch(deploymentPath, { secrets: [] })).status).toBe(200);
+  });
+});
+
+describe("a clock earlier than the seed", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("now: () => 0: new revisions are not stamped after the simulated time, and advance moves them to DEPLOYED", async () => {
+    const sim = createSimulator({ stepSeconds: 1, now: () => 0 });
+    const client = clientOf(sim);
+    const seedNow = Date.parse((await client.ok("/_simulator")).now);
+    const newest = await client.ok(deploymentPath);
+    expect(seedNow).toBeGreaterThanOrEqual(Date.parse(newest.created_at));
+    const id = (await client.patch(deploymentPath, { secrets: [] })).body.latest_revision_id;
+    const created = await client.ok(`${deploymentPath}/revisions/${id}`);
+    expect(Date.parse(created.created_at)).toBeLessThanOrEqual(Date.parse((await client.ok("/_simulator")).now) + 1);
+    const seen = [created.status];
+    for (let i = 1; i < PROGRESSION.length; i++) {
+      await client.advance(1);
+      seen.push((await client.ok(`${deploymentPath}/revisions/${id}`)).status);
+    }
+    expect(seen).toEqual(PROGRESSION);
+  });
+
+  it("fake timers set in 2025 drive a new revision to DEPLOYED", async () => {
+    vi.useFakeTimers({ now: Date.parse("2025-03-01T00:00:00Z") });
+    const sim = createSimulator({ stepSeconds: 5 });
+    const client = clientOf(sim);
+    const id = (await client.patch(deploymentPath, { secrets: [] })).body.latest_revision_id;
+    expect((await client.ok(`${deploymentPath}/revisions/${id}`)).status).toBe("CREATING");
+    vi.advanceTimersByTime(5_000 * PROGRESSION.length);
+    const done = await client.ok(`${deploymentPath}/revisions/${id}`);
+    expect(done.status).toBe("DEPLOYED");
+    expect(Date.parse(done.updated_at)).toBeLessThanOrEqual(Date.parse((await client.ok("/_simulator")).now));
   });
 });

@@ -1,5 +1,6 @@
 // The control API (/_simulator/...), outside the document: the simulated clock, failures on demand
 // and a reset. The same functions back the simulator's methods (advance, failNext, reset).
+import { isoTime, LATEST_SIMULATED_MS, LATEST_SIMULATED_TIME } from "./clock.js";
 import { FAILURE_STATUSES, isFailureStatus } from "./lifecycle.js";
 import type { State } from "./model.js";
 import { ok, problem, type Reply } from "./reply.js";
@@ -30,7 +31,7 @@ export interface ControlContext {
 
 export function controlHandlers({ store, writer, seed, stepSeconds, seedIds }: ControlContext): Record<string, ControlHandler> {
   const notObject = (body: unknown) => !body || typeof body !== "object" || Array.isArray(body);
-  const status = (): SimulatorStatus => ({ now: new Date(store.now()).toISOString(), step_seconds: stepSeconds, seed_ids: seedIds });
+  const status = (): SimulatorStatus => ({ now: isoTime(store.now()), step_seconds: stepSeconds, seed_ids: seedIds });
   const answerStatus = () => ok(status());
   return {
     "GET ": answerStatus,
@@ -46,7 +47,21 @@ export function controlHandlers({ store, writer, seed, stepSeconds, seedIds }: C
         };
         return problem("validation", 'Send {"seconds": N} with N from 0 to ten years of seconds.', path, [error]);
       }
-      return writer.write("clock", path, () => ({ changes: [store.planAdvance(seconds)], result: undefined }), answerStatus);
+      return writer.write(
+        "clock",
+        path,
+        () => {
+          // Each advance is bounded, and so is their sum: simulated time stays a valid date.
+          const room = Math.max(0, Math.floor((LATEST_SIMULATED_MS - store.now()) / 1000));
+          if (seconds > room) {
+            return problem("validation", `The simulated clock cannot pass ${LATEST_SIMULATED_TIME}.`, path, [
+              { pointer: "/seconds", code: "maximum", detail: `must be at most ${room}: the simulated clock cannot pass ${LATEST_SIMULATED_TIME}` },
+            ]);
+          }
+          return { changes: [store.planAdvance(seconds)], result: undefined };
+        },
+        answerStatus,
+      );
     },
     "POST fail-next": (body, path) => {
       const errors: FieldError[] = [];

@@ -2,6 +2,7 @@
 // document's progression (x-progression); the store moves them before it answers, so real time and
 // POST /_simulator/advance both do. A pending failure (fail-next) replaces one step with its failure.
 import { nextRevisionStatus, REVISION_PROGRESSION } from "../../shared/revision-rules.js";
+import { isoTime } from "./clock.js";
 import type { FailureStatus, RevisionRecord, RevisionStatus } from "./model.js";
 
 /** The order a revision moves in when nothing fails, from the document. */
@@ -33,7 +34,7 @@ export function advanceRevision(record: RevisionRecord, nowMs: number, stepMs: n
     record.step_at_ms += stepMs;
     const failure = record.fail_with;
     rev.status = failure && FAILS_FROM[failure] === rev.status ? failure : next;
-    rev.updated_at = new Date(record.step_at_ms).toISOString();
+    rev.updated_at = isoTime(record.step_at_ms);
     changed = true;
   }
   return changed;
@@ -44,7 +45,7 @@ export function interrupted(record: RevisionRecord, nowMs: number): RevisionReco
   if (!isInProgress(record.revision.status)) return undefined;
   return {
     ...record,
-    revision: { ...record.revision, status: "INTERRUPTED", updated_at: new Date(nowMs).toISOString() },
+    revision: { ...record.revision, status: "INTERRUPTED", updated_at: isoTime(nowMs) },
     step_at_ms: nowMs,
   };
 }

@@ -125,6 +125,9 @@ const OLDER_REVISION_CYCLE: RevisionStatus[] = ["DEPLOYED", "INTERRUPTED", "DEPL
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** A seeded revision the clock moves on (its updated_at comes from the clock, not from the seed). */
+const movesOn = (status: RevisionStatus) => status !== "UNKNOWN" && !(TERMINAL_REVISION_STATUSES as readonly string[]).includes(status);
+
 function repositories(integrationId: string, owner: string, host: string, names: string[]): Repository[] {
   return names.map((name, i) => ({
     host_integration_id: integrationId,
@@ -177,6 +180,8 @@ export function seedState(deploymentCount: number = DEFAULT_SEED_DEPLOYMENTS, no
     deployments.push(record);
     const lastRevision = record.revisions.at(-1);
     lastCreated = Math.max(lastCreated, Date.parse(record.deployment.created_at), lastRevision ? Date.parse(lastRevision.revision.created_at) : 0);
+    // A finished revision's updated_at too: the simulated clock never runs behind a time the seed shows.
+    for (const r of record.revisions) if (!movesOn(r.revision.status)) lastCreated = Math.max(lastCreated, Date.parse(r.revision.updated_at));
   }
   return {
     format: "dms-simulator-state",
@@ -246,7 +251,7 @@ function seedDeployment(rank: number, createdMs: number, listeners: Listener[], 
     const isLatest = n === revisionCount - 1;
     const revStatus = isLatest ? latestStatus : OLDER_REVISION_CYCLE[(rank + n) % OLDER_REVISION_CYCLE.length]!;
     const revCreated = createdMs + (n + 1) * REVISION_SPACING_MS;
-    const inProgress = revStatus !== "UNKNOWN" && !(TERMINAL_REVISION_STATUSES as readonly string[]).includes(revStatus);
+    const inProgress = movesOn(revStatus);
     const updatedMs = inProgress ? Math.max(nowMs, revCreated) : revCreated + (5 * REVISION_SPACING_MS) / 10;
     revisions.push({
       revision: {

@@ -4,6 +4,7 @@
 // call the store; the store calls the lifecycle; nothing calls back. It holds data only: serialized
 // answers are cached by the response layer, keyed by the versions the store keeps.
 import { createsRevision } from "../../shared/revision-rules.js";
+import { boundedTime, isoTime } from "./clock.js";
 import { type DeploymentRow, deploymentRow, type StateChange } from "./changes.js";
 import { advanceRevision, interrupted, isInProgress } from "./lifecycle.js";
 import type {
@@ -47,7 +48,7 @@ export interface Plan<T> {
   result: T;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
+const iso = isoTime;
 
 /**
  * Revisions kept per deployment. Past it, the oldest finished revisions are dropped (never the
@@ -119,8 +120,16 @@ export class Store {
     return this.state;
   }
 
+  /**
+   * The simulated time (src/simulator/core/clock.ts): the clock plus the offset, bounded, and never
+   * behind the newest created_at. A clock that reads earlier (a clock set before the seed, fake
+   * timers moved back) raises the offset instead, so time goes on from there and nothing stalls.
+   */
   now(): number {
-    return this.clock() + this.state.clock_offset_ms;
+    const t = boundedTime(this.clock(), this.state.clock_offset_ms);
+    if (!(t < this.createdHighWater)) return t;
+    this.state.clock_offset_ms += this.createdHighWater - t;
+    return this.createdHighWater;
   }
 
   /** Version of everything a deployment list shows. */
