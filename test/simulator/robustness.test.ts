@@ -127,3 +127,29 @@ describe("a clock earlier than the seed", () => {
     expect(Date.parse(done.updated_at)).toBeLessThanOrEqual(Date.parse((await client.ok("/_simulator")).now));
   });
 });
+
+describe("identifiers are compared the way their type defines", () => {
+  it("a UUID in upper case (path ids, id filters, X-Tenant-Id, fail-next) names the same resource", async () => {
+    const sim = createSimulator();
+    const client = clientOf(sim);
+    const upper = SEED_IDS.deployment_id.toUpperCase();
+    const deployment = await client.ok(`/v2/deployments/${upper}`);
+    expect(deployment.id).toBe(SEED_IDS.deployment_id);
+    const revision = await client.ok(`/v2/deployments/${upper}/revisions/${SEED_IDS.revision_id.toUpperCase()}`);
+    expect(revision.id).toBe(SEED_IDS.revision_id);
+    const listed = await client.ok(`/v2/deployments?deployment_ids=${upper}`);
+    expect(listed.resources.map((d: { id: string }) => d.id)).toEqual([SEED_IDS.deployment_id]);
+    const tenant = SEED_IDS.tenant_id.toUpperCase();
+    expect((await client.get(`/v2/deployments/${SEED_IDS.deployment_id}`, { "x-tenant-id": tenant })).status).toBe(200);
+    expect((await client.get(`/v2/deployments/${SEED_IDS.other_tenant_deployment_id}`, { "x-tenant-id": tenant })).status).toBe(404);
+    const tenantList = await client.ok("/v2/deployments?limit=100", { "x-tenant-id": tenant });
+    expect(tenantList.resources.length).toBeGreaterThan(0);
+    expect(new Set(tenantList.resources.map((d: { tenant_id: string }) => d.tenant_id))).toEqual(new Set([SEED_IDS.tenant_id]));
+    expect((await client.patch(`/v2/deployments/${upper}/revisions`, {})).status).toBe(405);
+    expect((await client.get(`/v2/listeners`)).status).toBe(200);
+    await sim.failNext(upper, "BUILD_FAILED");
+    const id = (await client.patch(`/v2/deployments/${upper}`, { secrets: [] })).body.latest_revision_id;
+    await sim.advance(60);
+    expect((await client.ok(`${deploymentPath}/revisions/${id}`)).status).toBe("BUILD_FAILED");
+  });
+});

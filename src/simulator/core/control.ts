@@ -80,14 +80,16 @@ export function controlHandlers({ store, writer, seed, stepSeconds, seedIds }: C
         });
       }
       if (errors.length > 0) return problem("validation", 'Send {"deployment_id", "status"}; see errors.', path, errors);
+      // A deployment id is a UUID: the same deployment in any case.
+      const deploymentId = (body.deployment_id as string).toLowerCase();
       return writer.write(
-        body.deployment_id,
+        deploymentId,
         path,
         () => {
-          const record = store.getDeployment(body.deployment_id, undefined);
+          const record = store.getDeployment(deploymentId, undefined);
           return record ? store.planFailNext(record, body.status) : problem("not-found", `There is no deployment ${body.deployment_id}.`, path);
         },
-        () => ok({ deployment_id: body.deployment_id, status: body.status }),
+        () => ok({ deployment_id: deploymentId, status: body.status }),
       );
     },
   };

@@ -97,7 +97,8 @@ export function createHandler(config: HandlerConfig): Handler {
     if (errors.length > 0 || bodyErrors.length > 0) {
       return problem("validation", invalidFieldsDetail(errors.length + bodyErrors.length), path, [...errors, ...bodyErrors]);
     }
-    return config.handlers[spec.operationId]!({ params: values, body, tenant: tenantHeader ?? undefined, path });
+    // A tenant id is a UUID: the same tenant in any case.
+    return config.handlers[spec.operationId]!({ params: values, body, tenant: tenantHeader?.toLowerCase() ?? undefined, path });
   }
 
   /** The bounds first: a value too deep or too large is never handed to the schema validator. */

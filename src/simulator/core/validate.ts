@@ -27,6 +27,8 @@ interface ParameterSpec {
   coerceTo: Scalar;
   /** The schema's default, used when the parameter is absent (limit 20, offset 0). */
   defaultValue: unknown;
+  /** `format: uuid` (or, for arrays, its items): compared case-insensitively, so read in canonical lower case. */
+  uuid: boolean;
 }
 
 export interface OperationSpec {
@@ -66,6 +68,7 @@ function describeParameter(document: OpenApiDocument, p: any): ParameterSpec {
     array,
     coerceTo: (array ? typeOf(deref(document, resolved.items ?? {})) : typeOf(resolved)) as Scalar,
     defaultValue: resolved.default,
+    uuid: (array ? deref<any>(document, resolved.items ?? {}) : resolved)?.format === "uuid",
   };
 }
 
@@ -130,7 +133,8 @@ export class RequestChecker {
         }
         continue;
       }
-      values[p.name] = value;
+      // A UUID names the same thing in any case (RFC 9562): the canonical form is lower case.
+      values[p.name] = p.uuid ? lowerCaseUuids(value) : value;
     }
     return { values, errors };
   }
@@ -151,6 +155,11 @@ export class RequestChecker {
     }
     return out;
   }
+}
+
+function lowerCaseUuids(value: unknown): unknown {
+  if (typeof value === "string") return value.toLowerCase();
+  return Array.isArray(value) ? value.map(lowerCaseUuids) : value;
 }
 
 /** Points at the offending field itself, also for unknown and missing properties. */
