@@ -1,0 +1,281 @@
+// "deployment-management-api/vite" as a consumer uses it: `npm pack` (of the dist/ that
+// test/global-setup.ts compiled), the tarball installed in a temporary Vite app whose vite.config.js
+// imports simulatorPlugin, served by Vite's own dev server (createServer, port 0). Requests under the
+// prefix reach the simulator; everything else stays Vite's; the state a page built up survives a
+// server restart (what editing vite.config does) and a second copy of the plugin module; the app's
+// page, in Chromium, shows what the simulator answers, same-origin, with no second port.
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import type { Browser } from "playwright-core";
+import { createServer, type ViteDevServer } from "vite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM_PATH, chromiumAvailable, launchChromium } from "../../scripts/docs-browser.mjs";
+import type { SimulatorPlugin, simulatorPlugin as SimulatorPluginFn } from "../../src/vite/index.js";
+import { SEED_IDS } from "../../src/simulator/core/seed.js";
+import { ROOT } from "../support/document.js";
+import { upload } from "../support/upload.js";
+
+const run = promisify(execFile);
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+const DEPLOYMENT_ID = SEED_IDS.deployment_id;
+
+// The app: a page that lists deployments through the client, with the simulator same-origin under /dms.
+const INDEX_HTML = `<!doctype html>
+<html><head><meta charset="utf-8"><title>vite app</title></head>
+<body><ul id="deployments">loading</ul><script type="module" src="/src/main.ts"></script></body></html>
+`;
+const MAIN_TS = `import { createDeploymentsClient, unwrap } from "deployment-management-api";
+
+const client = createDeploymentsClient({ baseUrl: new URL("/dms", location.href).href, apiKey: "dev" });
+const page = unwrap(await client.GET("/v2/deployments", { params: { query: { limit: 3 } } }));
+const list = document.querySelector("#deployments")!;
+list.replaceChildren(...page.resources.map((d) => Object.assign(document.createElement("li"), { textContent: d.name })));
+`;
+const VITE_CONFIG = `import { simulatorPlugin } from "deployment-management-api/vite";
+
+export default {
+  plugins: [simulatorPlugin({ stepSeconds: 1, seedDeployments: 5 })],
+};
+`;
+
+let work: string;
+let app: string;
+let pluginUrl: string;
+let server: ViteDevServer;
+let origin: string;
+
+async function startVite(): Promise<ViteDevServer> {
+  const vite = await createServer({
+    root: app,
+    configFile: join(app, "vite.config.js"),
+    logLevel: "silent",
+    server: { host: "127.0.0.1", port: 0, strictPort: false, watch: null },
+  });
+  await vite.listen();
+  return vite;
+}
+
+function originOf(vite: ViteDevServer): string {
+  return vite.resolvedUrls!.local[0]!.replace(/\/$/, "");
+}
+
+function pluginOf(vite: ViteDevServer): SimulatorPlugin {
+  return vite.config.plugins.find((p) => p.name === "deployment-management-api:simulator") as SimulatorPlugin;
+}
+
+async function json(url: string, init?: RequestInit): Promise<{ status: number; type: string | null; body: any }> {
+  const response = await fetch(url, {
+    ...init,
+    headers: { "x-api-key": "dev", ...(init?.body ? { "content-type": "application/json" } : {}), ...init?.headers },
+  });
+  const text = await response.text();
+  const type = response.headers.get("content-type");
+  return { status: response.status, type, body: type?.includes("json") ? JSON.parse(text) : text };
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "dms-vite-"));
+  const { stdout } = await run(npm, ["pack", "--json", "--ignore-scripts", "--pack-destination", work], { cwd: ROOT, maxBuffer: 1 << 24 });
+  const [packed] = JSON.parse(stdout.slice(stdout.indexOf("[\n"))) as { filename: string }[];
+  app = join(work, "app");
+  await mkdir(join(app, "src"), { recursive: true });
+  await writeFile(join(app, "package.json"), JSON.stringify({ name: "vite-app", private: true, type: "module" }));
+  const install = ["install", "--no-audit", "--no-fund", "--no-save", join(work, packed!.filename)];
+  await run(npm, [...install, "--offline"], { cwd: app }).catch(() => run(npm, [...install, "--prefer-offline"], { cwd: app }));
+  await writeFile(join(app, "index.html"), INDEX_HTML);
+  await writeFile(join(app, "src/main.ts"), MAIN_TS);
+  await writeFile(join(app, "vite.config.js"), VITE_CONFIG);
+  pluginUrl = pathToFileURL(join(app, "node_modules/deployment-management-api/dist/vite/index.js")).href;
+  server = await startVite();
+  origin = originOf(server);
+}, 120_000);
+
+afterAll(async () => {
+  if (server) {
+    await pluginOf(server).api.close();
+    await server.close();
+  }
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe("simulatorPlugin in vite dev (the packed package)", () => {
+  it("answers the API under /dms: GET, PATCH, the control API, problems", async () => {
+    const list = await json(`${origin}/dms/v2/deployments?limit=2`);
+    expect(list.status).toBe(200);
+    expect(list.body.resources).toHaveLength(2);
+
+    const before = await json(`${origin}/dms/v2/deployments/${DEPLOYMENT_ID}`);
+    expect(before.status).toBe(200);
+    const patched = await json(`${origin}/dms/v2/deployments/${DEPLOYMENT_ID}`, {
+      method: "PATCH",
+      body: JSON.stringify({ source_revision_config: { repo_ref: "feature/vite" } }),
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.latest_revision_id).not.toBe(before.body.latest_revision_id);
+
+    const advanced = await json(`${origin}/dms/_simulator/advance`, { method: "POST", body: JSON.stringify({ seconds: 60 }) });
+    expect(advanced.status).toBe(200);
+    const revision = await json(`${origin}/dms/v2/deployments/${DEPLOYMENT_ID}/revisions/${patched.body.latest_revision_id}`);
+    expect(revision.body).toMatchObject({ status: "DEPLOYED", source_revision_config: { repo_ref: "feature/vite" } });
+
+    const bad = await json(`${origin}/dms/v2/deployments?limit=0`);
+    expect(bad.status).toBe(422);
+    expect(bad.type).toBe("application/problem+json");
+    const noKey = await fetch(`${origin}/dms/v2/deployments`);
+    expect(noKey.status).toBe(401);
+  });
+
+  it("leaves every request outside the prefix to Vite", async () => {
+    const index = await json(`${origin}/`);
+    expect(index.type).toContain("text/html");
+    expect(index.body).toContain('<ul id="deployments">');
+    // Not the simulator: Vite's SPA fallback answers these with the page.
+    for (const path of ["/v2/deployments", "/dmsx/v2/deployments", "/api/dms/v2/deployments"]) {
+      const other = await json(`${origin}${path}`);
+      expect(other.type, path).toContain("text/html");
+    }
+    const script = await fetch(`${origin}/src/main.ts`);
+    expect(await script.text()).toContain("createDeploymentsClient");
+  });
+
+  it("refuses a state-changing request from a page on another site, and a body over the limit", async () => {
+    const cross = await json(`${origin}/dms/v2/deployments/${DEPLOYMENT_ID}`, {
+      method: "PATCH",
+      headers: { origin: "https://evil.example" },
+      body: JSON.stringify({ source_revision_config: { repo_ref: "evil" } }),
+    });
+    expect(cross.status).toBe(403);
+    expect(cross.type).toBe("application/problem+json");
+    const sameOrigin = await json(`${origin}/dms/v2/deployments/${DEPLOYMENT_ID}`, {
+      method: "PATCH",
+      headers: { origin },
+      body: JSON.stringify({ source_config: {} }),
+    });
+    expect(sameOrigin.status).toBe(200);
+    for (const framing of ["length", "chunked"] as const) {
+      const huge = await upload(origin, {
+        method: "PATCH",
+        path: `/dms/v2/deployments/${DEPLOYMENT_ID}`,
+        headers: { "x-api-key": "dev", "content-type": "application/json" },
+        total: 4 * 1024 * 1024,
+        framing,
+      });
+      expect(huge.status, framing).toBe(413);
+      expect(huge.sentWhenAnswered, framing).toBeLessThan(4 * 1024 * 1024);
+    }
+  });
+
+  it("keeps the PATCHed state across a server restart (what editing vite.config does) and a second copy of the plugin module", async () => {
+    const patched = await json(`${origin}/dms/v2/deployments/${DEPLOYMENT_ID}`, {
+      method: "PATCH",
+      body: JSON.stringify({ source_revision_config: { repo_ref: "feature/hmr" } }),
+    });
+    const latest = patched.body.latest_revision_id as string;
+
+    await server.restart();
+    origin = originOf(server);
+    expect((await json(`${origin}/dms/v2/deployments/${DEPLOYMENT_ID}`)).body.latest_revision_id).toBe(latest);
+
+    // A config that bundles the package evaluates the plugin module again: a fresh module instance.
+    const fresh = (await import(`${pluginUrl}?instance=${Date.now()}`)) as { simulatorPlugin: typeof SimulatorPluginFn };
+    const again = fresh.simulatorPlugin({ stepSeconds: 1, seedDeployments: 5 });
+    expect(await again.api.simulator()).toBe(await pluginOf(server).api.simulator());
+    const other = await createServer({
+      root: app,
+      configFile: false,
+      logLevel: "silent",
+      plugins: [again],
+      server: { host: "127.0.0.1", port: 0, watch: null },
+    });
+    await other.listen();
+    try {
+      const seen = await json(`${originOf(other)}/dms/v2/deployments/${DEPLOYMENT_ID}`);
+      expect(seen.body.latest_revision_id).toBe(latest);
+    } finally {
+      await other.close();
+    }
+
+    // Other options are another simulator: the seed of 2 deployments, not the PATCHed state of 5.
+    const changed = fresh.simulatorPlugin({ prefix: "/other", seedDeployments: 2 });
+    const sim = await changed.api.simulator();
+    const response = await sim.fetch("http://localhost/v2/deployments", { headers: { "x-api-key": "dev" } });
+    expect(((await response.json()) as { resources: unknown[] }).resources).toHaveLength(2);
+    await changed.api.close();
+  });
+
+  it("keeps the state in a file with `state`, and a state file it cannot use stops the server with its reason", async () => {
+    const { simulatorPlugin } = (await import(pluginUrl)) as { simulatorPlugin: typeof SimulatorPluginFn };
+    const first = simulatorPlugin({ prefix: "/saved", state: "state/sim.db", seedDeployments: 3 });
+    const vite = await createServer({
+      root: app,
+      configFile: false,
+      logLevel: "silent",
+      plugins: [first],
+      server: { host: "127.0.0.1", port: 0, watch: null },
+    });
+    await vite.listen();
+    const base = `${originOf(vite)}/saved`;
+    const [seeded] = (await json(`${base}/v2/deployments?limit=1`)).body.resources;
+    const patched = await json(`${base}/v2/deployments/${seeded.id}`, {
+      method: "PATCH",
+      body: JSON.stringify({ source_revision_config: { repo_ref: "saved" } }),
+    });
+    expect(patched.status).toBe(200);
+    await vite.close();
+    await first.api.close(); // what stopping `vite dev` does to the simulator: nothing of it stays in memory
+
+    const second = simulatorPlugin({ prefix: "/saved", state: join(app, "state/sim.db"), seedDeployments: 3 });
+    const restored = await second.api.simulator();
+    const response = await restored.fetch(`http://localhost/v2/deployments/${seeded.id}`, { headers: { "x-api-key": "dev" } });
+    expect(((await response.json()) as { latest_revision_id: string }).latest_revision_id).toBe(patched.body.latest_revision_id);
+    await second.api.close();
+
+    await writeFile(join(app, "not-a-state-file"), "this is not the simulator's state\n");
+    const broken = simulatorPlugin({ prefix: "/broken", state: "not-a-state-file" });
+    await expect(createServer({ root: app, configFile: false, logLevel: "silent", plugins: [broken], server: { port: 0, watch: null } })).rejects.toThrow(
+      /not-a-state-file/,
+    );
+  });
+
+  it("names the option that is wrong", async () => {
+    const { simulatorPlugin } = (await import(pluginUrl)) as { simulatorPlugin: typeof SimulatorPluginFn };
+    expect(() => simulatorPlugin({ prefix: "dms" })).toThrow(/prefix/);
+    expect(() => simulatorPlugin({ prefix: "/" })).toThrow(/prefix/);
+    expect(() => simulatorPlugin({ prefix: "/dms?x" })).toThrow(/prefix/);
+    expect(() => simulatorPlugin({ stepSeconds: -1 })).toThrow(/stepSeconds/);
+    expect(() => simulatorPlugin({ seedDeployments: Number.NaN })).toThrow(/seedDeployments/);
+    expect(() => simulatorPlugin({ state: "" })).toThrow(/state/);
+    expect(() => simulatorPlugin({ apiKeys: [""] })).toThrow(/apiKeys/);
+  });
+});
+
+if (!chromiumAvailable()) console.warn(`vite app test skipped: no chromium at ${CHROMIUM_PATH} (apt-get install chromium, or set CHROMIUM_PATH)`);
+
+describe.skipIf(!chromiumAvailable())("a Vite app using the plugin, in Chromium", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("lists the simulator's deployments, fetched same-origin from /dms", async () => {
+    const expected = (await json(`${origin}/dms/v2/deployments?limit=3`)).body.resources.map((d: { name: string }) => d.name);
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    const requests: string[] = [];
+    page.on("request", (request) => requests.push(request.url()));
+    await page.goto(`${origin}/`);
+    await page.waitForFunction(() => document.querySelectorAll("#deployments li").length > 0, null, { timeout: 30_000 });
+    expect(await page.locator("#deployments li").allTextContents()).toEqual(expected);
+    expect(errors).toEqual([]);
+    expect(requests.filter((url) => !url.startsWith(`${origin}/`))).toEqual([]);
+    await page.close();
+  });
+});
