@@ -154,35 +154,53 @@ await step(
   },
 );
 
+// operations.js and schemas/: the operation table of the query entry and one validator per schema for the schemas entry.
+const entriesScript = join(root, "scripts", "build-entries.mjs");
+await step(
+  "entries",
+  docHash +
+    (await hashOf([entriesScript, validatorsScript, join(root, "scripts", "walk-loader.mjs"), join(root, "src", "shared", "walk.ts")])) +
+    validatorsTools,
+  ["operations.js", "operations.d.ts", "schemas/index.js", "schemas/index.d.ts"],
+  async () => {
+    const { buildEntries } = await import("./build-entries.mjs");
+    await buildEntries(bundled, outDir);
+  },
+);
+
 if (withDocs) {
-  // Redoc gets a copy of the bundle with code samples on every operation (x-codeSamples, built from
-  // the document's examples by scripts/code-samples.mjs); the published bundle stays without them.
-  const docsInputs = ["redocly.yaml", "scripts/docs-template.hbs", "scripts/code-samples.mjs", "scripts/walk-loader.mjs", "src/shared/walk.ts"].map((f) =>
-    join(root, f),
-  );
-  await step("docs", docHash + (await hashOf(docsInputs)) + (await toolVersion("@redocly/cli")), ["docs/index.html"], async () => {
-    const { withCodeSamples } = await import("./code-samples.mjs");
+  // Redoc gets a copy of the bundle made for the page (scripts/docs-page.mjs): code samples on every
+  // operation (x-codeSamples, scripts/code-samples.mjs), the guide section first, and descriptions
+  // that carry no HTML; the published bundle stays as written. The page then gets the "Try it"
+  // consoles (src/docs-console/, bundled with the simulator core) and a policy that runs only the
+  // page's own scripts, by hash. The console bundle is made every time (esbuild, a fraction of a
+  // second) and its bytes are part of the step's inputs, so any change to what it bundles counts.
+  const docsInputs = [
+    "redocly.yaml",
+    "scripts/docs-template.hbs",
+    "scripts/docs-page.mjs",
+    "scripts/code-samples.mjs",
+    "scripts/walk-loader.mjs",
+    "src/shared/walk.ts",
+  ].map((f) => join(root, f));
+  const { bundleConsole, docsDocument, finishPage } = await import("./docs-page.mjs");
+  const consoleScript = await bundleConsole();
+  const consoleHash = createHash("sha256").update(consoleScript).digest("hex");
+  await step("docs", docHash + (await hashOf(docsInputs)) + consoleHash + (await toolVersion("@redocly/cli")), ["docs/index.html"], async () => {
     const { loadWalk } = await import("./walk-loader.mjs");
     const tmp = await mkdtemp(join(tmpdir(), "dms-docs-"));
     try {
-      const withSamples = join(tmp, "openapi.json");
-      await writeFile(withSamples, JSON.stringify(withCodeSamples(JSON.parse(await readFile(bundled, "utf8")), await loadWalk()), null, 2));
+      const forPage = join(tmp, "openapi.json");
+      const rendered = join(tmp, "index.html");
+      await writeFile(forPage, JSON.stringify(docsDocument(JSON.parse(await readFile(bundled, "utf8")), await loadWalk()), null, 2));
       await run(
         process.execPath,
-        [
-          redocly,
-          "build-docs",
-          withSamples,
-          "-o",
-          join(outDir, "docs", "index.html"),
-          "--inlineBundle",
-          "--config",
-          join(root, "redocly.yaml"),
-          "--lint-config",
-          "off",
-        ],
-        { cwd: root },
+        [redocly, "build-docs", forPage, "-o", rendered, "--inlineBundle", "--config", join(root, "redocly.yaml"), "--lint-config", "off"],
+        {
+          cwd: root,
+        },
       );
+      await writeFile(join(outDir, "docs", "index.html"), finishPage(await readFile(rendered, "utf8"), consoleScript));
     } finally {
       await rm(tmp, { recursive: true, force: true });
     }
