@@ -2,7 +2,7 @@
 // status from one table) and field errors with codes; none shows a stack trace or a path, and
 // `Prefer: dynamic=true` never answers 500. Real HTTP against the front `npm start` serves.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMock, type RunningMock } from "../../scripts/mock-front.mjs";
+import { startMock, type RunningMock } from "../../src/mock/front.js";
 import { PROBLEM_TYPES, type ProblemKind } from "../../src/shared/problems.js";
 import { primaryType } from "../../src/shared/walk.js";
 import { deref, operations } from "../support/document.js";

@@ -113,7 +113,7 @@ describe("body size", () => {
     const body = JSON.stringify({ source_revision_config: { repo_ref: "main" } }).padEnd(REQUEST_BOUNDS.maxBodyBytes - 1, " ");
     const ok = await raw(mock.baseUrl, { method: "PATCH", path: DEPLOYMENT, headers: json, body });
     expect(ok.status).toBe(200);
-    const over = await raw(mock.baseUrl, { method: "PATCH", path: DEPLOYMENT, headers: json, body: body + "  " });
+    const over = await raw(mock.baseUrl, { method: "PATCH", path: DEPLOYMENT, headers: json, body: `${body}  ` });
     expect(over.status).toBe(413);
   });
 });

@@ -1,8 +1,8 @@
-// How the mock's front reads Prism's answers (scripts/prism-answers.mjs), on violations shaped as
+// How the mock's front reads Prism's answers (src/mock/answers.ts), on violations shaped as
 // Prism 5.14 sends them: the cases the HTTP tests reach only with effort (a cut header, items of
 // an array parameter, unevaluated properties, Prism's own errors with a stack trace).
 import { describe, expect, it } from "vitest";
-import { fieldErrorsOf, problemFor, requestViolations } from "../../scripts/prism-answers.mjs";
+import { fieldErrorsOf, problemFor, requestViolations, violationsHeader } from "../../src/mock/answers.js";
 import { PROBLEM_TYPES } from "../../src/shared/problems.js";
 
 const violation = (location: string[], code: string, message: string) => ({ location: ["request", ...location], severity: "Error", code, message });
@@ -10,26 +10,45 @@ const request = { method: "PATCH", path: "/v2/deployments/x", bodyWas: "value" a
 
 describe("requestViolations", () => {
   it("keeps the request's errors, not warnings or response violations", () => {
-    const header = JSON.stringify([
+    const violations = [
       violation(["query", "limit"], "maximum", "Request query parameter limit must be <= 100"),
       { ...violation(["query", "offset"], "deprecated", "x"), severity: "Warning" },
       { location: ["response", "body"], severity: "Error", code: "type", message: "Response body must be object" },
-    ]);
-    expect(requestViolations(header)).toEqual({ list: [expect.objectContaining({ code: "maximum" })], truncated: false });
+    ];
+    expect(requestViolations(violations)).toEqual({ list: [expect.objectContaining({ code: "maximum" })], truncated: false });
     expect(requestViolations(undefined)).toBeUndefined();
   });
 
-  it("salvages the whole violations of a header Prism cut", () => {
-    const all = Array.from({ length: 200 }, (_, i) =>
+  it("lists at most MAX_LISTED_VIOLATIONS and says there were more", () => {
+    const all = Array.from({ length: 300 }, (_, i) =>
       violation(["body"], "additionalProperties", `Request body must NOT have additional properties; found 'field${i}'`),
     );
-    const cut = `Too many violations! ${JSON.stringify(all).slice(0, 8092)}`;
-    const read = requestViolations(cut)!;
+    const read = requestViolations(all)!;
     expect(read.truncated).toBe(true);
     expect(read.list.length).toBeGreaterThan(10);
     expect(read.list.length).toBeLessThan(200);
     expect(read.list.at(-1)?.message).toMatch(/found 'field\d+'$/);
-    expect(requestViolations('Too many violations! [{"loc')).toEqual({ list: [], truncated: true });
+  });
+});
+
+describe("violationsHeader", () => {
+  it("is a valid header value for a field name in any script (Prism's own header threw outside Latin-1)", () => {
+    const header = violationsHeader([violation(["body"], "additionalProperties", "Request body must NOT have additional properties; found '名前€'")])!;
+    expect(header).toMatch(/^[\x20-\x7e]+$/);
+    expect(JSON.parse(header)[0].message).toContain("名前€");
+  });
+
+  it("cuts after the last whole violation past 8 KB, as Prism did", () => {
+    const all = Array.from({ length: 200 }, (_, i) =>
+      violation(["body"], "additionalProperties", `Request body must NOT have additional properties; found 'field${i}'`),
+    );
+    const header = violationsHeader(all)!;
+    expect(header.length).toBeLessThanOrEqual(8 * 1024);
+    expect(header.startsWith("Too many violations! ")).toBe(true);
+    const kept = JSON.parse(header.slice("Too many violations! ".length));
+    expect(kept.length).toBeGreaterThan(10);
+    expect(kept.at(-1).message).toMatch(/found 'field\d+'$/);
+    expect(violationsHeader([])).toBeUndefined();
   });
 });
 

@@ -2,7 +2,7 @@
 // rebinding), CORS answers only for loopback origins, no write from another site's page, and no
 // request that takes it down. Real HTTP against the front `npm start` serves.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMock, type RunningMock } from "../../scripts/mock-front.mjs";
+import { startMock, type RunningMock } from "../../src/mock/front.js";
 import { PROBLEM_TYPES } from "../../src/shared/problems.js";
 import { DEPLOYMENT, KEY, raw } from "./support.js";
 

@@ -2,7 +2,7 @@
 // `title`, and the same field errors (where, `code` and, where both come from the same JSON Schema
 // rule, the same words). Both servers run for real, the simulator in-process.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMock, type RunningMock } from "../../scripts/mock-front.mjs";
+import { startMock, type RunningMock } from "../../src/mock/front.js";
 import { SEED_IDS, startSimulator, type RunningSimulator } from "../../src/simulator/node/index.js";
 import { PROBLEM_TYPES } from "../../src/shared/problems.js";
 import { KEY, raw } from "./support.js";

@@ -1,81 +1,54 @@
-// The node:http adapter: serves a core handler on a port, with the rules of a server on a
-// developer's machine (src/local-server/policy.ts): a Host check against DNS rebinding, CORS for
-// loopback origins (and the ones configured) only, no state-changing request from another site,
-// and bodies over the limit refused with 413 before they are read in full.
+// The node:http adapter: serves a core handler on a port behind the local-server gate
+// (src/local-server/node-gate.ts), the same gate the mock's front uses: the Host check against DNS
+// rebinding, CORS for loopback origins (and the ones configured), no state-changing request from
+// another site, a request target that is a path, and bodies over the bound refused with 413
+// before they are read in full (before a 100-continue go-ahead too).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { declaresTooLarge, readBodyWithin, tooLargeDetail } from "../../local-server/body.js";
-import { corsHeaders, isAllowedHost, isCrossSiteWrite, isPreflight, preflightHeaders, type LocalServerPolicy } from "../../local-server/policy.js";
+import { readBodyWithin } from "../../local-server/body.js";
+import { createNodeGate, sendAnswer, sendThenClose } from "../../local-server/node-gate.js";
+import type { LocalServerPolicy } from "../../local-server/policy.js";
 import type { Handler, SimRequest } from "../core/handler.js";
 import { problem, replyBody, type Reply } from "../core/reply.js";
-import { REQUEST_BOUNDS } from "../../local-server/bounds.js";
 
 export interface NodeServerOptions {
   handle: Handler;
   policy: LocalServerPolicy;
   log: ((line: string) => void) | undefined;
+  /** The address the server listens on; a name it answers to too, unless a wildcard. */
+  listenHost?: string;
 }
 
 const decoder = new TextDecoder();
 
-export function createNodeServer({ handle, policy, log }: NodeServerOptions): Server {
-  const server = createServer((req, res) => {
+export function createNodeServer({ handle, policy, log, listenHost }: NodeServerOptions): Server {
+  const gate = createNodeGate({ policy, serverName: "simulator", ...(listenHost !== undefined ? { listenHost } : {}) });
+  const serve = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean) => {
     const started = log ? performance.now() : 0;
-    const origin = req.headers.origin;
-    const cors = corsHeaders(origin, policy);
-    const done = (reply: Reply) => {
-      send(res, reply, cors);
-      log?.(`${req.method} ${req.url} ${reply.status} ${(performance.now() - started).toFixed(1)}ms`);
-    };
-    const path = pathOf(req);
-    if (!isAllowedHost(req.headers.host, policy)) {
-      return done(
-        problem(
-          "forbidden",
-          `This server answers only requests addressed to it by a local name, not to ${JSON.stringify(req.headers.host ?? "")}; start it with --allowed-host to add one.`,
-          path,
-        ),
-      );
-    }
-    if (isPreflight(req.method, req.headers)) {
-      send(
-        res,
-        { status: 204 },
-        preflightHeaders(
-          origin,
-          req.headers["access-control-request-headers"],
-          policy,
-          req.headers["access-control-request-private-network"] as string | undefined,
-        ),
-      );
+    const admitted = gate.admit(req, res, expectsContinue);
+    if (!admitted) {
+      log?.(`${req.method} ${req.url} ${res.statusCode} (gate)`);
       return;
     }
-    if (isCrossSiteWrite(req.method, req.headers, policy)) {
-      return done(
-        problem(
-          "forbidden",
-          `Requests that change state are not accepted from pages on ${origin ?? "another site"}; start the server with --cors-origin to allow that origin.`,
-          path,
-        ),
-      );
-    }
-    if (declaresTooLarge(req.headers["content-length"], REQUEST_BOUNDS.maxBodyBytes)) {
-      // Refused unread; the connection closes so the rest of the upload is never taken in.
-      return done({ ...problem("content-too-large", tooLargeDetail(REQUEST_BOUNDS.maxBodyBytes), path), headers: { connection: "close" } });
-    }
+    const { path, cors } = admitted;
+    let tooLarge = false;
+    const done = (reply: Reply) => {
+      if (tooLarge && reply.status === 413) sendThenClose(req, res, reply.body as Parameters<typeof sendThenClose>[2], cors);
+      else sendAnswer(res, reply.status, { ...cors, ...reply.headers }, replyBody(reply), reply.contentType ?? "application/json");
+      log?.(`${req.method} ${req.url} ${reply.status} ${(performance.now() - started).toFixed(1)}ms`);
+    };
     const failed = (error: unknown) => {
       log?.(`error: ${(error as Error).stack ?? String(error)}`);
       done(problem("internal", "The simulator failed to handle the request.", path));
     };
-    let tooLarge = false;
     const request: SimRequest = {
-      method: req.method ?? "GET",
+      method: admitted.method,
       target: req.url ?? "/",
       header: (name) => {
         const value = req.headers[name];
         return value === undefined ? null : Array.isArray(value) ? value.join(",") : value;
       },
       text: async (limit) => {
-        const read = await readBodyWithin(req, limit);
+        const read = await readBodyWithin(req, Math.min(limit, gate.bounds.maxBodyBytes));
         if (read.ok) return decoder.decode(read.bytes);
         tooLarge = true;
         return null;
@@ -88,33 +61,13 @@ export function createNodeServer({ handle, policy, log }: NodeServerOptions): Se
       failed(error);
       return;
     }
-    const withClose = (r: Reply) => (tooLarge ? { ...r, headers: { ...r.headers, connection: "close" } } : r);
-    if (reply instanceof Promise) reply.then((r) => done(withClose(r)), failed);
+    if (reply instanceof Promise) reply.then(done, failed);
     else done(reply);
-  });
+  };
+  const server = createServer((req, res) => serve(req, res, false));
   // A client that asks before uploading (Expect: 100-continue, as curl does for large bodies) is
-  // told to go on only when the body it declares fits; otherwise the 413 above is its answer and
-  // the body is never sent.
-  server.on("checkContinue", (req, res) => {
-    if (!declaresTooLarge(req.headers["content-length"], REQUEST_BOUNDS.maxBodyBytes)) res.writeContinue();
-    server.emit("request", req, res);
-  });
+  // told to go on only when the gate lets the request through; otherwise its answer (a 413, a 403)
+  // comes instead and the body is never sent.
+  server.on("checkContinue", (req, res) => serve(req, res, true));
   return server;
-}
-
-function pathOf(req: IncomingMessage): string {
-  const url = req.url ?? "/";
-  const q = url.indexOf("?");
-  return q < 0 ? url : url.slice(0, q);
-}
-
-/** Sends the reply; `extraHeaders` (a fresh object per request) is filled in and used as the headers. */
-function send(res: ServerResponse, reply: Reply, extraHeaders: Record<string, string>): void {
-  const body = replyBody(reply);
-  const headers: Record<string, string | number> = extraHeaders;
-  headers["content-length"] = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
-  if (body.length > 0) headers["content-type"] = reply.contentType ?? "application/json";
-  if (reply.headers) Object.assign(headers, reply.headers);
-  res.writeHead(reply.status, headers);
-  res.end(body);
 }

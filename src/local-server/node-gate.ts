@@ -1,0 +1,160 @@
+// The node:http half of the gate (gate.ts is the pure half): what the simulator's node adapter and
+// the mock's front do with a request before its body is read, and how both send an answer.
+// - Host: only the server's own names (loopback, --allowed-host, the address it listens on unless a
+//   wildcard), so a DNS-rebinding page gets a 403 and nothing else, CORS headers included;
+// - CORS: a preflight answered 204 here; every other answer carries corsHeaders;
+// - cross-site writes (forms, text/plain POSTs need no preflight) refused with 403;
+// - the request target: a path, with % escapes that decode (400 otherwise);
+// - a declared body over the bound refused with 413 before a byte is read, and before a
+//   `100 Continue` go-ahead, so a refused upload is never sent; a body read in full only up to it.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { declaresTooLarge, readBodyWithin, tooLargeDetail } from "./body.js";
+import { REQUEST_BOUNDS, type RequestBounds } from "./bounds.js";
+import { crossSiteWriteProblem, foreignHostProblem, type GateProblem, requestTargetProblem } from "./gate.js";
+import { corsHeaders, isAllowedHost, isCrossSiteWrite, isPreflight, type LocalServerPolicy, preflightHeaders } from "./policy.js";
+import { problemDetails } from "../shared/problems.js";
+
+/** Addresses that mean "every interface": not a name a client addresses the server by. */
+const WILDCARD_HOSTS = new Set(["0.0.0.0", "::", "[::]"]);
+// How long the connection of a refused upload stays open, unread, after the 413 (see sendThenClose).
+const LINGER_MS = 1000;
+
+export interface GateOptions {
+  policy: LocalServerPolicy;
+  /** The address the server listens on: a name it answers to too (HOST=192.168.1.5), unless a wildcard. */
+  listenHost?: string;
+  bounds?: Readonly<RequestBounds>;
+  /** How the refusals name the server: "mock", "simulator". */
+  serverName: string;
+}
+
+/** A request the gate let through: its path, method and the CORS headers every answer to it carries. */
+export interface Admitted {
+  method: string;
+  path: string;
+  cors: Record<string, string>;
+}
+
+export type BodyBytes = { ok: true; bytes: Uint8Array } | { ok: false };
+
+export interface NodeGate {
+  readonly policy: LocalServerPolicy;
+  readonly bounds: Readonly<RequestBounds>;
+  /**
+   * Runs the checks before the body. Answers the request itself (403, 204 preflight, 400, 413) and
+   * returns undefined, or returns what the server needs to go on; with `expectsContinue` (the
+   * `checkContinue` event) it gives the go-ahead only then.
+   */
+  admit(req: IncomingMessage, res: ServerResponse, expectsContinue?: boolean): Admitted | undefined;
+  /** Reads the body within the bound; past it, answers 413 (and closes the connection) and returns `{ ok: false }`. */
+  readBody(req: IncomingMessage, res: ServerResponse, admitted: Admitted): Promise<BodyBytes>;
+  /** Whether the request announces a body (Content-Length or Transfer-Encoding). */
+  hasBody(req: IncomingMessage): boolean;
+}
+
+export function createNodeGate(options: GateOptions): NodeGate {
+  const { listenHost, serverName } = options;
+  const bounds = options.bounds ?? REQUEST_BOUNDS;
+  const ownHost =
+    listenHost === undefined || WILDCARD_HOSTS.has(listenHost)
+      ? []
+      : [listenHost.includes(":") && !listenHost.startsWith("[") ? `[${listenHost}]` : listenHost];
+  const policy: LocalServerPolicy = { ...options.policy, allowedHosts: [...(options.policy.allowedHosts ?? []), ...ownHost] };
+
+  return {
+    policy,
+    bounds,
+    admit(req, res, expectsContinue = false) {
+      const method = req.method ?? "GET";
+      const target = req.url ?? "/";
+      const q = target.indexOf("?");
+      const path = q < 0 ? target : target.slice(0, q);
+      // A foreign Host gets nothing else, CORS headers included.
+      if (!isAllowedHost(req.headers.host, policy)) {
+        sendProblem(res, foreignHostProblem(req.headers.host, path, serverName), {});
+        return undefined;
+      }
+      const origin = req.headers.origin;
+      if (isPreflight(method, req.headers)) {
+        const privateNetwork = req.headers["access-control-request-private-network"];
+        const headers = preflightHeaders(
+          origin,
+          req.headers["access-control-request-headers"],
+          policy,
+          typeof privateNetwork === "string" ? privateNetwork : undefined,
+        );
+        res.writeHead(204, { ...headers, "content-length": "0" });
+        res.end();
+        return undefined;
+      }
+      const cors = corsHeaders(origin, policy);
+      const refused = isCrossSiteWrite(method, req.headers, policy) ? crossSiteWriteProblem(origin, method, path, serverName) : requestTargetProblem(target);
+      if (refused) {
+        sendProblem(res, refused, cors);
+        return undefined;
+      }
+      if (declaresTooLarge(req.headers["content-length"], bounds.maxBodyBytes)) {
+        sendThenClose(req, res, problemDetails("content-too-large", tooLargeDetail(bounds.maxBodyBytes), path), cors);
+        return undefined;
+      }
+      if (expectsContinue) res.writeContinue();
+      return { method, path, cors };
+    },
+    async readBody(req, res, admitted) {
+      const read = await readBodyWithin(req, bounds.maxBodyBytes);
+      if (read.ok) return read;
+      sendThenClose(req, res, problemDetails("content-too-large", tooLargeDetail(bounds.maxBodyBytes), admitted.path), admitted.cors);
+      return { ok: false };
+    },
+    hasBody(req) {
+      return req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
+    },
+  };
+}
+
+/** Sends problem details (application/problem+json); returns the status. */
+export function sendProblem(res: ServerResponse, problem: GateProblem, headers: Record<string, string>): number {
+  return sendAnswer(res, problem.status, headers, JSON.stringify(problem), "application/problem+json");
+}
+
+/**
+ * Sends an answer with its length. A HEAD gets the headers and no body. Header values a client
+ * put in the answer are the caller's to make safe; a value Node refuses ends in a bare 500 here,
+ * never a thrown error.
+ */
+export function sendAnswer(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string | number>,
+  body: string | Uint8Array,
+  contentType?: string,
+): number {
+  const length = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+  const all: Record<string, string | number> = { ...headers, "content-length": length };
+  if (contentType && length > 0) all["content-type"] = contentType;
+  res.writeHead(status, all);
+  res.end(res.req?.method === "HEAD" ? undefined : body);
+  return status;
+}
+
+/**
+ * Answers a request whose body was not read (413), then closes its connection. Closing at once
+ * would reset a connection the client is still sending on, which can destroy the answer before the
+ * client reads it. So the answer is written whole (its Content-Length tells the client it is
+ * complete, `Connection: close` not to send more on it) and the connection stays open a moment,
+ * unread: TCP holds the client's upload back while it reads the answer. Then it is closed.
+ */
+export function sendThenClose(req: IncomingMessage, res: ServerResponse, problem: GateProblem, headers: Record<string, string>): number {
+  const text = JSON.stringify(problem);
+  res.writeHead(problem.status, {
+    ...headers,
+    "content-type": "application/problem+json",
+    "content-length": String(Buffer.byteLength(text)),
+    connection: "close",
+  });
+  res.write(text);
+  const timer = setTimeout(() => res.end(), LINGER_MS);
+  timer.unref();
+  req.socket?.once("close", () => clearTimeout(timer));
+  return problem.status;
+}
