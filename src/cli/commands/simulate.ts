@@ -5,11 +5,13 @@ import { EXIT } from "../exit-codes.js";
 /** Starts the simulator; resolves once it listens, or with the exit code when it cannot start. */
 export async function run(args: string[]): Promise<number | undefined> {
   const { runSimulatorCli, SimulatorUsageError } = await import("../../simulator/node/cli-main.js");
+  const { SqliteUnavailableError } = await import("../../simulator/node/sqlite-persistence.js");
   try {
     await runSimulatorCli(args);
     return undefined;
   } catch (error) {
     process.stderr.write(`dms simulate: ${(error as Error).message}\n`);
-    return error instanceof SimulatorUsageError ? EXIT.usage : EXIT.failed;
+    // --state on a Node without node:sqlite: a setup problem, told in one line, like a bad flag.
+    return error instanceof SimulatorUsageError || error instanceof SqliteUnavailableError ? EXIT.usage : EXIT.failed;
   }
 }

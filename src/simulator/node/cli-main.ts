@@ -1,7 +1,7 @@
 // The simulator's command line (the dms-simulator bin, and `dms simulate`): flags and environment
 // to startSimulator, the URL as the only line on stdout, every other message on stderr, and a clean
 // stop on SIGINT or SIGTERM.
-//   dms-simulator [--port N] [--host H] [--state FILE] [--step-seconds S] [--seed-deployments N]
+//   dms-simulator [--port N] [--host H] [--state FILE [--import-state FILE_1_0]] [--step-seconds S] [--seed-deployments N]
 //                 [--allowed-host NAME]... [--cors-origin ORIGIN]... [--quiet]
 // Environment: PORT, SIMULATOR_STATE, SIMULATOR_STEP_SECONDS, SIMULATOR_SEED_DEPLOYMENTS, SIMULATOR_API_KEYS (comma-separated).
 import { parseArgs } from "node:util";
@@ -14,7 +14,7 @@ export class SimulatorUsageError extends Error {
 }
 
 const USAGE =
-  "Usage: dms-simulator [--port N] [--host H] [--state FILE] [--step-seconds S] [--seed-deployments N] " +
+  "Usage: dms-simulator [--port N] [--host H] [--state FILE [--import-state FILE_1_0]] [--step-seconds S] [--seed-deployments N] " +
   "[--allowed-host NAME]... [--cors-origin ORIGIN]... [--quiet]";
 
 function number(name: string, raw: string | undefined): number | undefined {
@@ -43,6 +43,8 @@ export async function runSimulatorCli(args: string[]): Promise<void> {
   }
   const env = process.env;
   const stateFile = values.state ?? (env.SIMULATOR_STATE || undefined);
+  const importState = values["import-state"];
+  if (importState !== undefined && !stateFile) throw new SimulatorUsageError(`--import-state needs --state FILE, the new SQLite file to import into. ${USAGE}`);
   const apiKeys = env.SIMULATOR_API_KEYS?.split(",").filter(Boolean);
   const stepSeconds = number("--step-seconds", values["step-seconds"]);
   const seedDeployments = number("--seed-deployments", values["seed-deployments"] ?? env.SIMULATOR_SEED_DEPLOYMENTS);
@@ -53,6 +55,7 @@ export async function runSimulatorCli(args: string[]): Promise<void> {
     allowedHosts: each("--allowed-host", values["allowed-host"], parseAllowedHost),
     corsOrigins: each("--cors-origin", values["cors-origin"], parseCorsOrigin),
     ...(stateFile ? { stateFile } : {}),
+    ...(importState !== undefined ? { importStateFrom: importState } : {}),
     ...(apiKeys?.length ? { apiKeys } : {}),
     ...(stepSeconds !== undefined ? { stepSeconds } : {}),
     ...(seedDeployments !== undefined ? { seedDeployments } : {}),
@@ -77,6 +80,7 @@ function parseFlags(args: string[]) {
         port: { type: "string" },
         host: { type: "string" },
         state: { type: "string" },
+        "import-state": { type: "string" },
         "step-seconds": { type: "string" },
         "seed-deployments": { type: "string" },
         "allowed-host": { type: "string", multiple: true },

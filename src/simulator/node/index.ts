@@ -3,14 +3,18 @@
 // The state file's module is re-exported through declared types only, so the entry's declarations
 // name nothing from @types/node and type-check in a project without it.
 import type { Persistence } from "../core/changes.js";
-import { createStateFilePersistence as stateFilePersistence, StateFileError as StateFileErrorClass } from "./state-file.js";
+import { createSqlitePersistence as sqlitePersistence, StateFileError as StateFileErrorClass } from "./sqlite-persistence.js";
 
 export * from "../core/index.js";
 export { startSimulator, type RunningSimulator, type SimulatorOptions } from "./start.js";
 
-/** The persistence of `startSimulator({ stateFile })`, for `createSimulator({ persistence })` in Node: a snapshot and a journal of changes. */
-export function createStateFilePersistence(file: string): Persistence {
-  return stateFilePersistence(file);
+/**
+ * The persistence of `startSimulator({ stateFile })`, for `createSimulator({ persistence })` in Node:
+ * the state in a SQLite database (node:sqlite, Node 22.13 or later). `importFrom` names a 1.0 state
+ * file to import into `file`, which must not exist yet.
+ */
+export function createStateFilePersistence(file: string, options: { importFrom?: string } = {}): Persistence {
+  return sqlitePersistence(file, options);
 }
 
 /** Thrown at start when the state file cannot be used; the message names the file, which is left untouched. */

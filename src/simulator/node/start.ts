@@ -1,8 +1,9 @@
 // startSimulator: the simulator's core behind node:http on a port, with the state file (when one
-// is given) as its persistence. This is the only part of the simulator that needs Node.
+// is given, a SQLite database through node:sqlite) as its persistence. This is the only part of the
+// simulator that needs Node; node:sqlite is loaded only when there is a state file.
 import type { AddressInfo } from "node:net";
 import { createSimulator, type Simulator } from "../core/simulator.js";
-import { createStateFilePersistence } from "./state-file.js";
+import { createSqlitePersistence } from "./sqlite-persistence.js";
 import { createNodeServer } from "./http.js";
 
 export interface SimulatorOptions {
@@ -12,8 +13,10 @@ export interface SimulatorOptions {
   host?: string;
   /** Seconds per revision state step; default 2 (SIMULATOR_STEP_SECONDS). */
   stepSeconds?: number;
-  /** Keep the state in this file (a snapshot and a journal): every acknowledged write is on disk before it is answered. */
+  /** Keep the state in this SQLite file (created 0600 when missing): every acknowledged write is on disk before it is answered. Needs Node 22.13 or later. */
   stateFile?: string;
+  /** With `stateFile` naming a file that does not exist yet: import this 1.0 state file (a JSON snapshot and FILE.journal) into it first. */
+  importStateFrom?: string;
   /** Accepted X-Api-Key values; by default any non-empty key. With keys, the control API needs one too. */
   apiKeys?: string[];
   /** How many deployments to seed; default 30. */
@@ -42,17 +45,19 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   // Messages go to stderr: stdout carries only what a script reads (the CLI's URL line).
   const log = options.quiet ? undefined : (line: string) => console.error(line);
   const stateFile = options.stateFile;
+  if (options.importStateFrom !== undefined && !stateFile) throw new TypeError("startSimulator: importStateFrom needs stateFile, the new file to import into.");
   const stepSeconds = options.stepSeconds ?? envNumber("SIMULATOR_STEP_SECONDS");
   const simulator = createSimulator({
     ...(stepSeconds !== undefined ? { stepSeconds } : {}),
     ...(options.seedDeployments !== undefined ? { seedDeployments: options.seedDeployments } : {}),
     ...(options.apiKeys ? { apiKeys: options.apiKeys } : {}),
     ...(options.now ? { now: options.now } : {}),
-    ...(stateFile ? { persistence: createStateFilePersistence(stateFile) } : {}),
+    ...(stateFile ? { persistence: createSqlitePersistence(stateFile, options.importStateFrom ? { importFrom: options.importStateFrom } : {}) } : {}),
   });
   // A state file that cannot be used throws here, before anything could overwrite it.
   const { restored } = await simulator.ready;
-  if (stateFile && !restored) log?.(`State file ${stateFile} does not exist yet; starting from the seed and creating it.`);
+  if (stateFile && options.importStateFrom) log?.(`Imported the 1.0 state file ${options.importStateFrom} into ${stateFile}.`);
+  else if (stateFile && !restored) log?.(`State file ${stateFile} does not exist yet; starting from the seed and creating it.`);
 
   const host = options.host ?? "127.0.0.1";
   const allowedHosts = [...(options.allowedHosts ?? [])];

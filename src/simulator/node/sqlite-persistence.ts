@@ -1,0 +1,596 @@
+// The simulator's state on disk (`--state FILE`): a SQLite database through Node's built-in
+// node:sqlite, as an adapter of the core's Persistence. One row per deployment, revision and
+// listener and one for the clock; each append is a savepoint inside a transaction that commits, with
+// every append that arrived meanwhile, in one fsync'd WAL commit (synchronous=FULL). The connection
+// holds the file in exclusive locking mode from start to close, so SQLite itself refuses a second
+// simulator (or any other program) on the same file. SQLite writes the file in place: its mode, its
+// owner and a symlink to it stay as they are; a file this module creates is 0600 (it holds secret
+// values in clear), and SQLite gives its -wal file the same mode.
+//
+// node:sqlite is loaded lazily, at load(), so the rest of the package runs on a Node without it.
+import { closeSync, constants, openSync, readSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { DEPLOYMENT_STATUSES, DEPLOYMENT_TYPES, REVISION_STATUSES } from "../../../generated/constants.js";
+import { StorageError, type Persistence, type StateChange } from "../core/changes.js";
+import type { DeploymentRecord, Listener, RevisionRecord, State } from "../core/model.js";
+import { FAILURE_STATUSES } from "../core/lifecycle.js";
+import { isV1StateFile, readV1StateFile } from "./v1-state-file.js";
+
+/** The state file cannot be used; nothing in it was changed. The message names the file. */
+export class StateFileError extends Error {
+  constructor(
+    readonly file: string,
+    reason: string,
+    advice = "The file was left untouched; repair it, move it away to start again from the seed, or start without --state.",
+  ) {
+    super(`Simulator state file ${file} cannot be used: ${reason}. ${advice}`);
+    this.name = "StateFileError";
+  }
+}
+
+/** This Node has no node:sqlite (it needs 22.13 or later); only --state needs it. */
+export class SqliteUnavailableError extends Error {
+  override readonly name = "SqliteUnavailableError";
+  constructor() {
+    super(`--state needs Node.js 22.13 or later (it keeps the state with node:sqlite); this is Node.js ${process.versions.node}.`);
+  }
+}
+
+/** "DMSS" in the header's application_id: this file is a simulator state. */
+export const APPLICATION_ID = 0x444d5353;
+/** The schema's version in the header's user_version. */
+export const SCHEMA_VERSION = 1;
+
+const list = (values: readonly string[]) => values.map((v) => `'${v}'`).join(", ");
+const boolean = (column: string) => `${column} INTEGER NOT NULL CHECK (${column} IN (0, 1))`;
+const jsonObject = (column: string) => `json_valid(${column}) AND json_type(${column}) = 'object'`;
+
+/** The schema (docs/simulator.md shows it too). Enumerations come from the document's generated constants. */
+export const SCHEMA = `
+CREATE TABLE simulator (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  clock_offset_ms REAL NOT NULL,
+  last_created_ms REAL NOT NULL,
+  providers TEXT NOT NULL CHECK (json_valid(providers) AND json_type(providers) = 'array'),
+  connections TEXT NOT NULL CHECK (${jsonObject("connections")}),
+  repositories TEXT NOT NULL CHECK (${jsonObject("repositories")} AND json_type(repositories, '$.scm') = 'object' AND json_type(repositories, '$.forge') = 'object')
+) STRICT;
+CREATE TABLE deployments (
+  position INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE CHECK (id <> ''),
+  deployment TEXT NOT NULL CHECK (${jsonObject("deployment")} AND deployment ->> '$.id' = id
+    AND json_type(deployment, '$.name') = 'text' AND json_type(deployment, '$.tenant_id') = 'text'
+    AND deployment ->> '$.status' IN (${list(DEPLOYMENT_STATUSES)})
+    AND json_type(deployment, '$.source_revision_config') = 'object'),
+  deployment_type TEXT NOT NULL CHECK (deployment_type IN (${list(DEPLOYMENT_TYPES)})),
+  ${boolean("remote_reconciled")},
+  tag_value_ids TEXT NOT NULL CHECK (json_valid(tag_value_ids) AND json_type(tag_value_ids) = 'array'),
+  fail_next TEXT CHECK (fail_next IN (${list(FAILURE_STATUSES)}))
+) STRICT;
+CREATE TABLE revisions (
+  position INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE CHECK (id <> ''),
+  deployment_id TEXT NOT NULL REFERENCES deployments (id) ON DELETE CASCADE,
+  revision TEXT NOT NULL CHECK (${jsonObject("revision")} AND revision ->> '$.id' = id
+    AND revision ->> '$.status' IN (${list(REVISION_STATUSES)})
+    AND json_type(revision, '$.created_at') = 'text' AND json_type(revision, '$.updated_at') = 'text'
+    AND json_type(revision, '$.source_revision_config') = 'object'),
+  ${boolean("remote_reconciled")},
+  step_at_ms REAL NOT NULL,
+  fail_with TEXT CHECK (fail_with IN (${list(FAILURE_STATUSES)}))
+) STRICT;
+CREATE INDEX revisions_of_deployment ON revisions (deployment_id, position);
+CREATE TABLE listeners (
+  position INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE CHECK (id <> ''),
+  listener TEXT NOT NULL CHECK (${jsonObject("listener")} AND listener ->> '$.id' = id)
+) STRICT;
+`;
+
+export interface SqlitePersistenceOptions {
+  /** A 1.0 state file (a JSON snapshot and FILE.journal) to import into `file`, which must not exist yet. The 1.0 files are only read. */
+  importFrom?: string;
+}
+
+/** The persistence of `--state FILE`: the state in a SQLite database at `file`. */
+export function createSqlitePersistence(file: string, options: SqlitePersistenceOptions = {}): Persistence {
+  let db: DatabaseSync | undefined;
+  let statements: Statements | undefined;
+  let queue: { changes: StateChange[]; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  let scheduled = false;
+  let closed = false;
+
+  function flush(): void {
+    scheduled = false;
+    const batch = queue;
+    queue = [];
+    if (batch.length === 0) return;
+    if (!db || !statements || closed) {
+      for (const item of batch) item.reject(new StorageError(`The state file ${file} is not open.`, undefined, 500));
+      return;
+    }
+    const saved: typeof batch = [];
+    try {
+      db.exec("BEGIN IMMEDIATE");
+    } catch (error) {
+      for (const item of batch) item.reject(storageError(error, file));
+      return;
+    }
+    // One savepoint per append: a change that cannot be written fails its own write only.
+    for (const item of batch) {
+      try {
+        db.exec("SAVEPOINT append");
+        for (const change of item.changes) write(statements, change);
+        db.exec("RELEASE append");
+        saved.push(item);
+      } catch (error) {
+        rollback(db, "ROLLBACK TO append; RELEASE append");
+        item.reject(storageError(error, file));
+      }
+    }
+    try {
+      db.exec("COMMIT");
+    } catch (error) {
+      rollback(db, "ROLLBACK");
+      for (const item of saved) item.reject(storageError(error, file));
+      return;
+    }
+    for (const item of saved) item.resolve();
+  }
+
+  return {
+    async load() {
+      const sqlite = await loadSqlite();
+      const opened = openState(sqlite, file, options.importFrom);
+      db = opened.db;
+      statements = prepare(db);
+      if (opened.imported) {
+        // The 1.0 state, written in one transaction, then read back through the checks of any start.
+        try {
+          db.exec("BEGIN IMMEDIATE");
+          write(statements, { op: "replace_state", state: opened.imported });
+          db.exec("COMMIT");
+        } catch (error) {
+          rollback(db, "ROLLBACK");
+          db.close();
+          db = undefined;
+          throw new StateFileError(
+            options.importFrom!,
+            `importing it into ${file} failed: ${(error as Error).message}`,
+            `Nothing was imported; ${file} holds no state.`,
+          );
+        }
+        return readState(db, file);
+      }
+      return opened.state;
+    },
+    append(changes) {
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ changes, resolve, reject });
+        // Appends made before this turn of the event loop ends share one commit.
+        if (!scheduled) {
+          scheduled = true;
+          setImmediate(flush);
+        }
+      });
+    },
+    attach() {},
+    async close() {
+      if (closed) return;
+      flush();
+      closed = true;
+      db?.close();
+      db = undefined;
+    },
+  };
+}
+
+// --- opening -------------------------------------------------------------------------------------
+
+// What this module uses of node:sqlite, declared here: the installed @types/node predates it.
+type SQLInputValue = null | number | bigint | string | Uint8Array;
+interface StatementSync {
+  run(...values: SQLInputValue[]): unknown;
+  get(...values: SQLInputValue[]): unknown;
+  all(...values: SQLInputValue[]): unknown[];
+  iterate(...values: SQLInputValue[]): Iterable<unknown>;
+}
+interface DatabaseSync {
+  exec(sql: string): void;
+  prepare(sql: string): StatementSync;
+  close(): void;
+}
+interface Sqlite {
+  DatabaseSync: new (path: string, options?: { enableForeignKeyConstraints?: boolean }) => DatabaseSync;
+}
+let sqliteModule: Sqlite | undefined;
+
+/** node:sqlite, loaded once; without its experimental warning (Node 22 and 24 print one), and without hiding any other warning. */
+export async function loadSqlite(): Promise<Sqlite> {
+  if (sqliteModule) return sqliteModule;
+  const emitWarning = process.emitWarning;
+  process.emitWarning = function (this: unknown, warning: string | Error, ...rest: unknown[]) {
+    const text = typeof warning === "string" ? warning : warning.message;
+    const type = typeof rest[0] === "string" ? rest[0] : ((rest[0] as { type?: string } | undefined)?.type ?? (warning as Error).name);
+    if (type === "ExperimentalWarning" && /SQLite/i.test(text)) return;
+    return (emitWarning as (...args: unknown[]) => void).call(this, warning, ...rest);
+  } as typeof process.emitWarning;
+  try {
+    // By require, not import(): a missing builtin throws here rather than when the module graph links.
+    sqliteModule = createRequire(import.meta.url)("node:sqlite") as Sqlite;
+    return sqliteModule;
+  } catch {
+    throw new SqliteUnavailableError();
+  } finally {
+    process.emitWarning = emitWarning;
+  }
+}
+
+const SQLITE_HEADER = "SQLite format 3\0";
+
+function openState(sqlite: Sqlite, file: string, importFrom: string | undefined): { db: DatabaseSync; state?: State; imported?: State } {
+  const head = firstBytes(file);
+  let imported: State | undefined;
+  if (importFrom !== undefined) {
+    if (head !== undefined && head.length > 0) {
+      throw new StateFileError(
+        file,
+        "it already exists, and a 1.0 state file is imported only into a new file",
+        "Nothing was imported; name a file that does not exist yet.",
+      );
+    }
+    imported = readV1StateFile(importFrom, (reason) => new StateFileError(importFrom, reason, "Nothing was imported."));
+  } else if (head === undefined || head.length === 0 ? isV1StateFile(file, head) : head.subarray(0, 16).toString("latin1") !== SQLITE_HEADER) {
+    if (isV1StateFile(file, head)) {
+      throw new StateFileError(
+        file,
+        "it is a 1.0 state file (a JSON snapshot and journal); the simulator now keeps its state in SQLite",
+        `It was left untouched. Import it once into a new file: dms simulate --state NEW.sqlite --import-state ${file}`,
+      );
+    }
+    throw new StateFileError(file, "it is not a SQLite database (it is damaged, or another program's file)");
+  }
+  if (head === undefined) createPrivate(file);
+
+  let db: DatabaseSync;
+  try {
+    db = new sqlite.DatabaseSync(file, { enableForeignKeyConstraints: true });
+  } catch (error) {
+    throw new StateFileError(file, `it cannot be opened (${(error as Error).message})`);
+  }
+  try {
+    db.exec("PRAGMA locking_mode = EXCLUSIVE");
+    try {
+      // Takes the file's exclusive lock, which exclusive locking mode keeps until close.
+      db.exec("BEGIN EXCLUSIVE");
+    } catch (error) {
+      if (sqliteCode(error) === 5) {
+        throw new StateFileError(
+          file,
+          "another simulator (or another program) has it open",
+          "One simulator per state file: stop the other one, or give this one a file of its own.",
+        );
+      }
+      throw error;
+    }
+    const applicationId = pragma(db, "application_id");
+    const version = pragma(db, "user_version");
+    const tables = Number((db.prepare("SELECT count(*) AS n FROM sqlite_schema").get() as { n: number }).n);
+    let state: State | undefined;
+    if (applicationId === 0 && version === 0 && tables === 0) {
+      db.exec(SCHEMA);
+      db.exec(`PRAGMA application_id = ${APPLICATION_ID}`);
+      db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    } else if (applicationId !== APPLICATION_ID) {
+      throw new StateFileError(file, `it is another program's SQLite database (application_id ${applicationId}, not ${APPLICATION_ID})`);
+    } else if (version !== SCHEMA_VERSION) {
+      throw new StateFileError(file, `its schema version is ${version}, and this simulator reads version ${SCHEMA_VERSION}`);
+    } else {
+      const check = db.prepare("PRAGMA quick_check").all() as { quick_check: string }[];
+      if (check.length !== 1 || check[0]!.quick_check !== "ok") {
+        throw new StateFileError(
+          file,
+          `it is damaged (${check
+            .map((c) => c.quick_check)
+            .slice(0, 3)
+            .join("; ")})`,
+        );
+      }
+      const orphan = db.prepare("PRAGMA foreign_key_check").get() as { table: string; rowid: number } | undefined;
+      if (orphan) throw new StateFileError(file, `row ${orphan.rowid} of ${orphan.table} belongs to no deployment`);
+      state = readState(db, file);
+    }
+    db.exec("COMMIT");
+    // Set after the checks, so a file that is refused is not changed (WAL mode is written in its header).
+    if ((db.prepare("PRAGMA journal_mode = WAL").get() as { journal_mode: string }).journal_mode !== "wal") {
+      throw new StateFileError(file, "SQLite could not put it in WAL mode");
+    }
+    db.exec("PRAGMA synchronous = FULL");
+    return { db, ...(state ? { state } : {}), ...(imported ? { imported } : {}) };
+  } catch (error) {
+    rollback(db, "ROLLBACK");
+    db.close();
+    if (error instanceof StateFileError) throw error;
+    throw new StateFileError(file, describeSqliteError(error));
+  }
+}
+
+/** The first bytes of the file (up to 256), or undefined when there is no file. */
+function firstBytes(file: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return undefined;
+    throw new StateFileError(file, `it cannot be read (${code ?? (error as Error).message})`);
+  }
+  try {
+    if (!statSync(file).isFile()) throw new StateFileError(file, "it is not a regular file");
+    const buffer = Buffer.alloc(256);
+    return buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Creates the file, readable by its owner only, before SQLite opens it (SQLite gives its -wal file the same mode). */
+function createPrivate(file: string): void {
+  try {
+    closeSync(openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // Created by someone else in the meantime: opening it decides (its lock, its contents).
+    if (code !== "EEXIST") throw new StateFileError(file, `it cannot be created (${code ?? (error as Error).message})`);
+  }
+}
+
+function pragma(db: DatabaseSync, name: string): number {
+  return Number((db.prepare(`PRAGMA ${name}`).get() as Record<string, number>)[name]);
+}
+
+// --- reading -------------------------------------------------------------------------------------
+
+interface DeploymentRowData {
+  id: string;
+  deployment: string;
+  deployment_type: string;
+  remote_reconciled: number;
+  tag_value_ids: string;
+  fail_next: string | null;
+}
+
+interface RevisionRowData {
+  id: string;
+  deployment_id: string;
+  revision: string;
+  remote_reconciled: number;
+  step_at_ms: number;
+  fail_with: string | null;
+}
+
+/** Reads every row into a state, checking that the simulator can serve each one (the schema's constraints hold only for rows SQLite was asked to check). */
+function readState(db: DatabaseSync, file: string): State {
+  const bad = (what: string, why: string) => new StateFileError(file, `${what} ${why}`);
+  const meta = db.prepare("SELECT * FROM simulator WHERE id = 1").get() as Record<string, unknown> | undefined;
+  if (!meta) throw bad("the table simulator", "has no row (id 1)");
+  const clock_offset_ms = finite(meta.clock_offset_ms, () => bad("simulator.clock_offset_ms", "is not a number"));
+  const last_created_ms = finite(meta.last_created_ms, () => bad("simulator.last_created_ms", "is not a number"));
+  const providers = parseJson(meta.providers, "simulator.providers", bad);
+  const connections = parseJson(meta.connections, "simulator.connections", bad);
+  const repositories = parseJson(meta.repositories, "simulator.repositories", bad) as State["repositories"];
+  if (!Array.isArray(providers)) throw bad("simulator.providers", "is not a JSON array");
+  if (!isObject(connections) || Object.values(connections).some((c) => !Array.isArray(c))) throw bad("simulator.connections", "is not an object of arrays");
+  if (!isObject(repositories) || !isObject(repositories.scm) || !isObject(repositories.forge))
+    throw bad("simulator.repositories", "has no scm and forge objects");
+
+  const deployments: DeploymentRecord[] = [];
+  const byId = new Map<string, DeploymentRecord>();
+  for (const row of db.prepare("SELECT * FROM deployments ORDER BY position").iterate() as Iterable<DeploymentRowData>) {
+    const what = `deployment ${JSON.stringify(row.id)}`;
+    const deployment = parseJson(row.deployment, what, bad) as DeploymentRecord["deployment"];
+    if (!isObject(deployment) || deployment.id !== row.id) throw bad(what, "is not a JSON object with its id");
+    for (const key of ["name", "tenant_id", "status"] as const) if (typeof deployment[key] !== "string") throw bad(what, `has no ${key}`);
+    if (!(DEPLOYMENT_STATUSES as readonly string[]).includes(deployment.status)) throw bad(what, `has an unknown status ${deployment.status}`);
+    if (!isObject(deployment.source_revision_config)) throw bad(what, "has no source_revision_config object");
+    if (!(DEPLOYMENT_TYPES as readonly unknown[]).includes(row.deployment_type)) throw bad(what, "has an unknown deployment_type");
+    const tags = parseJson(row.tag_value_ids, what, bad);
+    if (!Array.isArray(tags) || tags.some((t) => typeof t !== "string")) throw bad(what, "has tag_value_ids that are not a JSON array of strings");
+    const record: DeploymentRecord = {
+      deployment,
+      deployment_type: row.deployment_type as DeploymentRecord["deployment_type"],
+      remote_reconciled: flag(row.remote_reconciled, () => bad(what, "has a remote_reconciled other than 0 or 1")),
+      tag_value_ids: tags,
+      revisions: [],
+      fail_next: failure(row.fail_next, () => bad(what, "has an unknown fail_next")),
+    };
+    if (byId.has(row.id)) throw bad(what, "appears twice");
+    byId.set(row.id, record);
+    deployments.push(record);
+  }
+  const revisionIds = new Set<string>();
+  for (const row of db.prepare("SELECT * FROM revisions ORDER BY position").iterate() as Iterable<RevisionRowData>) {
+    const what = `revision ${JSON.stringify(row.id)}`;
+    const owner = byId.get(row.deployment_id);
+    if (!owner) throw bad(what, `belongs to no deployment (${JSON.stringify(row.deployment_id)})`);
+    const revision = parseJson(row.revision, what, bad) as RevisionRecord["revision"];
+    if (!isObject(revision) || revision.id !== row.id) throw bad(what, "is not a JSON object with its id");
+    if (!(REVISION_STATUSES as readonly string[]).includes(revision.status)) throw bad(what, `has an unknown status ${revision.status}`);
+    for (const key of ["created_at", "updated_at"] as const) {
+      if (typeof revision[key] !== "string" || Number.isNaN(Date.parse(revision[key]))) throw bad(what, `has no ${key} date`);
+    }
+    if (!isObject(revision.source_revision_config)) throw bad(what, "has no source_revision_config object");
+    if (revisionIds.has(row.id)) throw bad(what, "appears twice");
+    revisionIds.add(row.id);
+    owner.revisions.push({
+      revision,
+      remote_reconciled: flag(row.remote_reconciled, () => bad(what, "has a remote_reconciled other than 0 or 1")),
+      step_at_ms: finite(row.step_at_ms, () => bad(what, "has a step_at_ms that is not a number")),
+      fail_with: failure(row.fail_with, () => bad(what, "has an unknown fail_with")),
+    });
+  }
+  const listeners: Listener[] = [];
+  for (const row of db.prepare("SELECT id, listener FROM listeners ORDER BY position").iterate() as Iterable<{ id: string; listener: string }>) {
+    const what = `listener ${JSON.stringify(row.id)}`;
+    const listener = parseJson(row.listener, what, bad) as Listener;
+    if (!isObject(listener) || listener.id !== row.id) throw bad(what, "is not a JSON object with its id");
+    listeners.push(listener);
+  }
+  return {
+    format: "dms-simulator-state",
+    version: 1,
+    clock_offset_ms,
+    last_created_ms,
+    deployments,
+    listeners,
+    providers: providers as State["providers"],
+    connections: connections as State["connections"],
+    repositories,
+  };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function parseJson(text: unknown, what: string, bad: (what: string, why: string) => Error): unknown {
+  if (typeof text !== "string") throw bad(what, "is not JSON text");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw bad(what, "is not valid JSON");
+  }
+}
+
+function finite(value: unknown, fail: () => Error): number {
+  if (typeof value !== "number" || !Number.isFinite(value)) throw fail();
+  return value;
+}
+
+function flag(value: unknown, fail: () => Error): boolean {
+  if (value !== 0 && value !== 1) throw fail();
+  return value === 1;
+}
+
+function failure(value: unknown, fail: () => Error): DeploymentRecord["fail_next"] {
+  if (value === null) return null;
+  if (!(FAILURE_STATUSES as readonly unknown[]).includes(value)) throw fail();
+  return value as DeploymentRecord["fail_next"];
+}
+
+// --- writing -------------------------------------------------------------------------------------
+
+type Statements = Record<"putDeployment" | "putRevision" | "deleteRevision" | "putListener" | "setClock" | "putSimulator", StatementSync> & {
+  clear: () => void;
+};
+
+function prepare(db: DatabaseSync): Statements {
+  return {
+    putDeployment: db.prepare(
+      `INSERT INTO deployments (id, deployment, deployment_type, remote_reconciled, tag_value_ids, fail_next) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET deployment = excluded.deployment, deployment_type = excluded.deployment_type,
+         remote_reconciled = excluded.remote_reconciled, tag_value_ids = excluded.tag_value_ids, fail_next = excluded.fail_next`,
+    ),
+    putRevision: db.prepare(
+      `INSERT INTO revisions (id, deployment_id, revision, remote_reconciled, step_at_ms, fail_with) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET deployment_id = excluded.deployment_id, revision = excluded.revision,
+         remote_reconciled = excluded.remote_reconciled, step_at_ms = excluded.step_at_ms, fail_with = excluded.fail_with`,
+    ),
+    deleteRevision: db.prepare("DELETE FROM revisions WHERE id = ? AND deployment_id = ?"),
+    putListener: db.prepare("INSERT INTO listeners (id, listener) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET listener = excluded.listener"),
+    setClock: db.prepare("UPDATE simulator SET clock_offset_ms = ?, last_created_ms = ? WHERE id = 1"),
+    putSimulator: db.prepare(
+      "INSERT OR REPLACE INTO simulator (id, clock_offset_ms, last_created_ms, providers, connections, repositories) VALUES (1, ?, ?, ?, ?, ?)",
+    ),
+    clear: () => db.exec("DELETE FROM revisions; DELETE FROM deployments; DELETE FROM listeners;"),
+  };
+}
+
+/** JSON would write Infinity and NaN as null, so what a restart reads back would differ from memory. */
+function json(value: unknown): string {
+  return JSON.stringify(value, (key, v) => {
+    if (typeof v === "number" && !Number.isFinite(v)) throw new RangeError(`"${key}" is ${v}, which JSON cannot hold`);
+    return v;
+  });
+}
+
+function run(statement: StatementSync, ...values: SQLInputValue[]): void {
+  statement.run(...values);
+}
+
+function write(s: Statements, change: StateChange): void {
+  switch (change.op) {
+    case "put_deployment": {
+      const r = change.row;
+      run(s.putDeployment, r.deployment.id, json(r.deployment), r.deployment_type, r.remote_reconciled ? 1 : 0, json(r.tag_value_ids), r.fail_next);
+      return;
+    }
+    case "put_revision":
+      putRevision(s, change.deployment_id, change.record);
+      return;
+    case "delete_revision":
+      run(s.deleteRevision, change.revision_id, change.deployment_id);
+      return;
+    case "put_listener":
+      run(s.putListener, change.listener.id, json(change.listener));
+      return;
+    case "set_clock":
+      run(s.setClock, change.clock_offset_ms, change.last_created_ms);
+      return;
+    case "replace_state": {
+      const state = change.state;
+      s.clear();
+      run(s.putSimulator, state.clock_offset_ms, state.last_created_ms, json(state.providers), json(state.connections), json(state.repositories));
+      for (const record of state.deployments) {
+        write(s, { op: "put_deployment", row: record });
+        for (const revision of record.revisions) putRevision(s, record.deployment.id, revision);
+      }
+      for (const listener of state.listeners) run(s.putListener, listener.id, json(listener));
+      return;
+    }
+  }
+}
+
+function putRevision(s: Statements, deploymentId: string, r: RevisionRecord): void {
+  run(s.putRevision, r.revision.id, deploymentId, json(r.revision), r.remote_reconciled ? 1 : 0, r.step_at_ms, r.fail_with);
+}
+
+// --- errors --------------------------------------------------------------------------------------
+
+const SQLITE_NAMES: Record<number, string> = {
+  5: "SQLITE_BUSY",
+  8: "SQLITE_READONLY",
+  10: "SQLITE_IOERR",
+  11: "SQLITE_CORRUPT",
+  13: "SQLITE_FULL",
+  14: "SQLITE_CANTOPEN",
+  19: "SQLITE_CONSTRAINT",
+  26: "SQLITE_NOTADB",
+};
+
+/** The primary SQLite result code of an error from node:sqlite, if it is one. */
+function sqliteCode(error: unknown): number | undefined {
+  const code = (error as { errcode?: unknown } | undefined)?.errcode;
+  return typeof code === "number" ? code & 0xff : undefined;
+}
+
+function describeSqliteError(error: unknown): string {
+  const code = sqliteCode(error);
+  const message = (error as Error | undefined)?.message ?? String(error);
+  return code === undefined ? message : `${message} (${SQLITE_NAMES[code] ?? `SQLite error ${code}`})`;
+}
+
+/** A failed write as the core's StorageError: 507 when the disk is full, else 500. */
+function storageError(error: unknown, file: string): StorageError {
+  const code = sqliteCode(error);
+  const name = code === undefined ? undefined : (SQLITE_NAMES[code] ?? `SQLITE_${code}`);
+  return new StorageError(`The state file ${file} could not be written: ${describeSqliteError(error)}`, name, code === 13 ? 507 : 500);
+}
+
+function rollback(db: DatabaseSync, sql: string): void {
+  try {
+    db.exec(sql);
+  } catch {
+    // No transaction open (SQLite rolled it back itself): nothing to undo.
+  }
+}
