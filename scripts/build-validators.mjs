@@ -26,10 +26,10 @@ const addFormats = addFormatsModule.default ?? addFormatsModule;
 const standaloneCode = standaloneModule.default ?? standaloneModule;
 
 // The same id the simulator gives the document, so "#/components/..." references resolve alike.
-const DOCUMENT_ID = "urn:deployment-management-api:openapi";
+export const DOCUMENT_ID = "urn:deployment-management-api:openapi";
 
 /** Points internal "#/..." references at the document id, as the simulator's validator does. */
-function rewriteRefs(value) {
+export function rewriteRefs(value) {
   if (Array.isArray(value)) return value.map(rewriteRefs);
   if (value && typeof value === "object") {
     return Object.fromEntries(
