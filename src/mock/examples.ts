@@ -32,8 +32,11 @@ function queryNumber(raw: string | string[] | undefined, fallback: number): numb
 }
 
 /**
- * A page of a list (`{ resources: [...], offset }`) cut to the request's `limit`, its `offset` the
- * request's offset plus the resources it holds (the paging rule). Anything else is returned as is.
+ * A page of a list (`{ resources: [...], offset }`): the example's items are the whole collection,
+ * and the page is the request's window on it (`offset`, then at most `limit` items), its `offset`
+ * the request's offset plus the resources it holds (the paging rule). So `limit=2` pages through a
+ * four-item example in two pages and an empty third, as a client's paging loop expects. Anything
+ * else is returned as is.
  */
 export function pageWithinLimit(operation: PrismOperation, query: Record<string, string | string[]>, body: unknown): unknown {
   if (!body || typeof body !== "object" || Array.isArray(body)) return body;
@@ -45,6 +48,6 @@ export function pageWithinLimit(operation: PrismOperation, query: Record<string,
   };
   const limit = queryNumber(query.limit, defaults("limit", 20));
   const offset = queryNumber(query.offset, defaults("offset", 0));
-  const resources = page.resources.slice(0, limit);
+  const resources = page.resources.slice(offset, offset + limit);
   return { ...page, resources, offset: offset + resources.length };
 }

@@ -159,7 +159,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, { gate, prism, 
 
   const search = new URLSearchParams((req.url ?? "").slice(path.length + 1));
   const singleValued = (operation.request?.query ?? []).filter((p) => p.schema?.type !== "array").map((p) => p.name);
-  const repeated = repeatedParameterErrors(search, singleValued);
+  const repeated = [...repeatedParameterErrors(search, singleValued), ...emptyValueErrors(search, operation)];
   const query = queryOf(search, new Set(repeated.map((e) => e.parameter!)));
   const headers = headersOf(req);
   if (isJsonContentType(contentType) && "mediaType" in parseMediaType(contentType)) {
@@ -173,7 +173,6 @@ async function handle(req: IncomingMessage, res: ServerResponse, { gate, prism, 
   const request = { method: method === "HEAD" ? "GET" : method, path, query, headers, body };
   const result = await answerFromPrism(prism, request);
   const answer: PrismAnswer = { status: result.status, ...(result.error ? { problem: result.error } : {}), violations: requestViolations(result.violations) };
-  if (answer.status === 422 && answer.violations === undefined && repeated.length > 0) answer.violations = { list: [], truncated: false };
   let problem = problemFor(answer, { method, path, ...(contentType !== null ? { contentType } : {}), bodyWas });
   problem = withFieldErrors(problem, answer.status, repeated, checkTenantHeader(header(req, "x-tenant-id")), path);
   if (problem) {
@@ -232,6 +231,21 @@ function withFieldErrors(
   }
   if (problem || status >= 400) return problem;
   return problemDetails("validation", invalidFieldsDetail(extra.length), path, extra);
+}
+
+/**
+ * An empty value for a number or boolean query parameter (`offset=`): Prism reads it as absent, the
+ * simulator's validator as the empty string it is; both now refuse it, in the validator's words.
+ */
+function emptyValueErrors(search: URLSearchParams, operation: PrismOperation): ProblemFieldError[] {
+  const errors: ProblemFieldError[] = [];
+  for (const p of operation.request?.query ?? []) {
+    const type = p.schema?.type;
+    if ((type === "integer" || type === "number" || type === "boolean") && search.getAll(p.name).some((v) => v.trim() === "")) {
+      errors.push({ parameter: p.name, code: "type", detail: `must be ${type}` });
+    }
+  }
+  return errors;
 }
 
 /** The query as Prism reads it (a repeated name is a list); a repeated single-valued one keeps its first value. */

@@ -54,6 +54,22 @@ const MISTAKES: Record<string, () => Mistake> = {
     headers: { ...KEY, "content-type": "application/vnd.api+json" },
     body: "{}",
   }),
+  "a Content-Type that is not one media type": () => ({
+    method: "PATCH",
+    path: deployment(),
+    headers: { ...KEY, "content-type": "application/json, text/plain" },
+    body: "{}",
+  }),
+  "a Content-Type that is no media type at all": () => ({ method: "PATCH", path: deployment(), headers: { ...KEY, "content-type": "json" }, body: "{}" }),
+  "a Content-Type with a broken parameter": () => ({
+    method: "PATCH",
+    path: deployment(),
+    headers: { ...KEY, "content-type": "application/json; charset" },
+    body: "{}",
+  }),
+  "a single-valued query parameter given twice": () => ({ path: "/v2/deployments?limit=1&limit=2", headers: KEY }),
+  "a boolean query parameter given twice": () => ({ path: "/v2/deployments?remote_reconciled=true&remote_reconciled=true", headers: KEY }),
+  "an empty integer query value": () => ({ path: "/v2/listeners?limit=5&offset=", headers: KEY }),
   "a text/plain body": () => ({ method: "PATCH", path: deployment(), headers: { ...KEY, "content-type": "text/plain" }, body: "{}" }),
   "a missing API key": () => ({ path: "/v2/listeners" }),
   "an unknown path": () => ({ path: "/v2/nope", headers: KEY }),
@@ -85,5 +101,30 @@ describe("the mock and the simulator answer one mistake alike", () => {
     expect(mockShape.status).toBeGreaterThanOrEqual(400);
     expect(mockShape, `mock: ${fromMock.text}\nsimulator: ${fromSimulator.text}`).toEqual(shape(fromSimulator, sameDetail));
     expect(fromMock.headers.allow).toBe(fromSimulator.headers.allow);
+  });
+});
+
+describe("the mock and the simulator accept alike", () => {
+  const accepted: Record<string, () => Mistake> = {
+    // RFC 8259 lets a parser ignore a leading byte-order mark; both do (the gate's parseJsonText).
+    "a JSON body starting with a UTF-8 byte-order mark": () => ({
+      method: "PATCH",
+      path: deployment(),
+      headers: json,
+      body: `\uFEFF${JSON.stringify({ source_revision_config: { repo_ref: "main" } })}`,
+    }),
+    "a JSON body with white space around it": () => ({ method: "PATCH", path: deployment(), headers: json, body: ' \n{"source_config":{}}\n ' }),
+    "a charset parameter on application/json": () => ({
+      method: "PATCH",
+      path: deployment(),
+      headers: { ...KEY, "content-type": 'application/json; charset="utf-8"' },
+      body: "{}",
+    }),
+  };
+  it.each(Object.keys(accepted))("%s", async (name) => {
+    const { sameDetail: _unused, ...request } = accepted[name]!();
+    const [fromMock, fromSimulator] = await Promise.all([raw(mock.baseUrl, request), raw(simulator.url, request)]);
+    expect(fromMock.status, fromMock.text).toBe(200);
+    expect(fromSimulator.status, fromSimulator.text).toBe(200);
   });
 });
