@@ -1,0 +1,45 @@
+// The Storybook recipe of docs/react-and-testing.md (test/recipes/docs.test.ts checks the page shows
+// the region below); test/storybook/storybook.test.ts builds it with `storybook build` and opens a
+// story in Chromium.
+// #region readme
+// DeploymentCard.stories.tsx: the addon serves parameters.msw to the stories; the simulator answers.
+import type { Meta, StoryObj } from "@storybook/react-vite";
+import { createDeploymentsClient } from "../../src/index.js";
+import { simulatorHandlers } from "../../src/msw.js";
+import { createSimulator, SEED_IDS } from "../../src/simulator/core/index.js";
+import { DeploymentCard } from "../recipes/DeploymentCard.js";
+
+const baseUrl = "https://api.example.test";
+const sim = createSimulator({ stepSeconds: 2 });
+// The component's client calls the global fetch, which the addon's service worker hands to the simulator.
+const client = createDeploymentsClient({ baseUrl, apiKey: "storybook", retry: { retries: 0 } });
+// Setting up a story's state talks to the simulator directly, not through the worker.
+const setup = createDeploymentsClient({ baseUrl, apiKey: "storybook", fetch: sim.fetch });
+
+const meta = {
+  title: "Deployments/Card",
+  component: DeploymentCard,
+  args: { client, deploymentId: SEED_IDS.deployment_id },
+  argTypes: { client: { control: false } },
+  parameters: { msw: { handlers: simulatorHandlers(sim, { baseUrl }) } },
+} satisfies Meta<typeof DeploymentCard>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Deployed: Story = { loaders: [() => sim.reset()] };
+
+// Opens on a revision on its way: the loader patches before the story renders.
+export const Deploying: Story = {
+  loaders: [
+    async () => {
+      await sim.reset();
+      await setup.PATCH("/v2/deployments/{deployment_id}", {
+        params: { path: { deployment_id: SEED_IDS.deployment_id } },
+        body: { source_revision_config: { repo_ref: "feature/wip" } },
+      });
+    },
+  ],
+};
+
+export const NotFound: Story = { args: { deploymentId: "00000000-0000-4000-8000-000000000000" } };
+// #endregion readme

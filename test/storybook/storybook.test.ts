@@ -1,0 +1,114 @@
+// The Storybook recipe built for real: `storybook build` (Storybook 10 with @storybook/react-vite and
+// msw-storybook-addon 3's CSF 3 loader) of test/storybook/, then its stories opened in Chromium from
+// the static output: each shows what the simulator answers through MSW's service worker.
+import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import { mkdtemp, rm } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { extname, join, normalize } from "node:path";
+import { promisify } from "node:util";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM_PATH, chromiumAvailable, launchChromium } from "../../scripts/docs-browser.mjs";
+import { ROOT } from "../support/document.js";
+
+const run = promisify(execFile);
+const STORYBOOK = join(ROOT, "node_modules/storybook/dist/bin/dispatcher.js");
+const TYPES: Record<string, string> = {
+  ".html": "text/html",
+  ".js": "text/javascript",
+  ".json": "application/json",
+  ".css": "text/css",
+  ".svg": "image/svg+xml",
+};
+
+let out: string;
+let server: Server | undefined;
+let origin: string;
+let buildSeconds: number;
+
+beforeAll(async () => {
+  out = await mkdtemp(join(tmpdir(), "dms-storybook-"));
+  const started = performance.now();
+  await run(process.execPath, [STORYBOOK, "build", "-c", "test/storybook/.storybook", "-o", out, "--quiet", "--disable-telemetry"], {
+    cwd: ROOT,
+    env: { ...process.env, STORYBOOK_DISABLE_TELEMETRY: "1", CI: "1" },
+    maxBuffer: 1 << 24,
+  });
+  buildSeconds = (performance.now() - started) / 1000;
+  console.info(`storybook build: ${buildSeconds.toFixed(1)} s`);
+  // The static output as a host serves it (service workers need http://, not file://).
+  server = createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
+    try {
+      const body = await readFile(join(out, path.endsWith("/") ? `${path}index.html` : path));
+      res.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" }).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}, 180_000);
+
+afterAll(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+  if (out) await rm(out, { recursive: true, force: true });
+});
+
+describe("storybook build of the recipe", () => {
+  it("lists the three stories and ships MSW's worker script", async () => {
+    const index = JSON.parse(await readFile(join(out, "index.json"), "utf8")) as { entries: Record<string, { title: string; name: string }> };
+    expect(Object.keys(index.entries).sort()).toEqual(["deployments-card--deployed", "deployments-card--deploying", "deployments-card--not-found"]);
+    expect(await readFile(join(out, "mockServiceWorker.js"), "utf8")).toContain("INTEGRITY_CHECKSUM");
+  });
+});
+
+if (!chromiumAvailable()) console.warn(`storybook story test skipped: no chromium at ${CHROMIUM_PATH} (apt-get install chromium, or set CHROMIUM_PATH)`);
+
+describe.skipIf(!chromiumAvailable())("the built stories in Chromium", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function story(id: string, selector: string): Promise<{ text: string; errors: string[]; outside: string[] }> {
+    const context = await browser.newContext({ serviceWorkers: "allow" });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    const outside: string[] = [];
+    // The simulator's base URL never reaches the network: the worker answers it.
+    await context.route("https://api.example.test/**", (route) => {
+      outside.push(route.request().url());
+      return route.abort();
+    });
+    await page.goto(`${origin}/iframe.html?id=${id}&viewMode=story`);
+    const element = page.locator(selector);
+    await element.waitFor({ timeout: 30_000 });
+    const text = (await element.textContent()) ?? "";
+    await context.close();
+    return { text, errors, outside };
+  }
+
+  it("Deployed shows the seeded deployment with its DEPLOYED revision, from the simulator", async () => {
+    const { text, errors, outside } = await story("deployments-card--deployed", "#storybook-root section");
+    expect(text).toContain("DEPLOYED");
+    expect(text).toMatch(/Revision [0-9a-f-]{36}/);
+    expect(errors).toEqual([]);
+    expect(outside).toEqual([]);
+  });
+
+  it("Deploying opens on the revision its loader created, and NotFound on the error state", async () => {
+    const deploying = await story("deployments-card--deploying", "#storybook-root section strong");
+    expect(deploying.text).toBe("CREATING");
+    const notFound = await story("deployments-card--not-found", "#storybook-root [role=alert]");
+    expect(notFound.text).toMatch(/404/);
+  });
+});
