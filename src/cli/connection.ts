@@ -1,15 +1,8 @@
 // Where to send requests and with which key: flags first, then DMS_BASE_URL, DMS_API_KEY and DMS_TENANT_ID.
 import { createDeploymentsClient, type DeploymentsClient } from "../client/client.js";
 import { DEFAULT_TIMEOUT_MS } from "../client/timeout.js";
+import { terminalSafe } from "./terminal-text.js";
 import { parseDuration, UsageError } from "./usage.js";
-
-/** The flags every command that calls the API accepts. */
-export const CONNECTION_OPTIONS = {
-  "base-url": { type: "string" },
-  "api-key": { type: "string" },
-  "tenant-id": { type: "string" },
-  "request-timeout": { type: "string" },
-} as const;
 
 export interface Connection {
   baseUrl: string;
@@ -43,8 +36,13 @@ export function readConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv): 
   } catch {
     url = undefined;
   }
+  // Credentials in the URL are refused, and the value is not echoed: it holds a password.
+  if (url && (url.username !== "" || url.password !== "")) {
+    throw new UsageError(`${base.source} must not contain user:password@ (the value is not shown); give the key with DMS_API_KEY`);
+  }
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
-    throw new UsageError(`${base.source} "${base.value}" is not an http:// or https:// URL`);
+    const shown = base.value.includes("@") ? "(not shown: it contains @)" : `"${terminalSafe(base.value)}"`;
+    throw new UsageError(`${base.source} ${shown} is not an http:// or https:// URL`);
   }
   const key = pick(flags, env, "api-key", "DMS_API_KEY");
   if (!key?.value) throw new UsageError("no API key: set DMS_API_KEY or pass --api-key");

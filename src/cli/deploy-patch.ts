@@ -3,16 +3,6 @@ import { REVISION_SOURCES } from "../../generated/constants.js";
 import type { DeploymentPatch, RevisionSource } from "../shared/types.js";
 import { nonEmpty, parseChoices, UsageError } from "./usage.js";
 
-export const DEPLOY_PATCH_OPTIONS = {
-  ref: { type: "string" },
-  "graph-config-path": { type: "string" },
-  "image-uri": { type: "string" },
-  "source-tarball-path": { type: "string" },
-  "revision-source": { type: "string" },
-  secret: { type: "string", multiple: true },
-  "secret-from-env": { type: "string", multiple: true },
-} as const;
-
 export interface DeployPatchFlags {
   ref?: string | undefined;
   "graph-config-path"?: string | undefined;

@@ -18,6 +18,8 @@ export const EXIT = Object.freeze({
   apiError: 6,
   /** Stopped by Ctrl+C (SIGINT). */
   interrupted: 130,
+  /** Stopped by SIGTERM (a cancelled CI job, Kubernetes). */
+  terminated: 143,
 });
 
 const FAILED: ReadonlySet<string> = new Set<RevisionStatus>(["CREATE_FAILED", "BUILD_FAILED", "DEPLOY_FAILED"]);

@@ -19,6 +19,22 @@ export interface RevisionRun {
   startedAt: number;
   /** The flags a resumed `dms wait` should repeat (never the API key). */
   resumeFlags: string[];
+  /** The GitHub outputs written so far, so each is written once, as soon as it is known. */
+  outputs?: Record<string, string>;
+}
+
+/** Writes the step outputs that are new or changed, at once: a step killed later still leaves them. */
+export function setOutputs(run: RevisionRun, outputs: Record<string, string>): void {
+  run.outputs ??= {};
+  const written = run.outputs;
+  const fresh = Object.fromEntries(Object.entries(outputs).filter(([name, value]) => written[name] !== value));
+  if (Object.keys(fresh).length === 0) return;
+  Object.assign(written, fresh);
+  writeGithubOutputs(run.io, fresh);
+}
+
+function isSignalExit(code: number): boolean {
+  return code === EXIT.interrupted || code === EXIT.terminated;
 }
 
 export interface RunOutcome {
@@ -92,7 +108,12 @@ export async function followRevision(
 /** The outcome of an error thrown while deploying or waiting. */
 export function failedOutcome(run: RevisionRun, error: unknown, revisionId: string | null, status: RevisionStatus | null): RunOutcome {
   if (error instanceof Interrupted) {
-    return { revisionId, status, exitCode: EXIT.interrupted, error: { summary: error.message, details: [], json: { kind: "interrupted" } } };
+    return {
+      revisionId,
+      status,
+      exitCode: error.exitCode,
+      error: { summary: error.message, details: [], json: { kind: "interrupted", signal: error.signal } },
+    };
   }
   if (error instanceof RevisionWaitTimeoutError) {
     const summary = `revision ${revisionId} did not end within ${formatElapsed(error.timeoutMs)}; last status ${status ?? "none"}`;
@@ -105,13 +126,13 @@ export function failedOutcome(run: RevisionRun, error: unknown, revisionId: stri
 export function finish(run: RevisionRun, outcome: RunOutcome): number {
   const { io, output } = run;
   const elapsed = elapsedMs(run);
-  const resume = outcome.exitCode === EXIT.interrupted && outcome.revisionId ? resumeCommand(run, outcome.revisionId) : undefined;
+  const resume = isSignalExit(outcome.exitCode) && outcome.revisionId ? resumeCommand(run, outcome.revisionId) : undefined;
 
   if (outcome.error) {
     output.diagnostic(`dms ${run.command}: ${outcome.error.summary}`, "red");
     for (const line of outcome.error.details) output.diagnostic(line);
   }
-  if (outcome.exitCode === EXIT.interrupted) {
+  if (isSignalExit(outcome.exitCode)) {
     output.diagnostic(`deployment ${run.deploymentId}`);
     output.diagnostic(`revision   ${outcome.revisionId ?? "(none created)"}`);
     if (resume) output.diagnostic(`resume with: ${resume}`);
@@ -132,7 +153,7 @@ export function finish(run: RevisionRun, outcome: RunOutcome): number {
     output.line(`revision ${outcome.revisionId} ${outcome.status} after ${formatElapsed(elapsed)}`, style);
   }
 
-  writeGithubOutputs(io, {
+  setOutputs(run, {
     deployment_id: run.deploymentId,
     revision_id: outcome.revisionId ?? "",
     status: outcome.status ?? "",
@@ -160,5 +181,5 @@ function summaryMarkdown(run: RevisionRun, outcome: RunOutcome, elapsed: number)
     `| exit code | ${outcome.exitCode} |`,
   ];
   if (outcome.error) rows.push("", `${outcome.error.summary.replace(/\|/g, "\\|")}`);
-  return rows.join("\n") + "\n";
+  return `${rows.join("\n")}\n`;
 }

@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { appendFileSync } from "node:fs";
 import type { Io } from "./output.js";
+import { terminalSafe } from "./terminal-text.js";
 
 /** `name=value` lines, or the heredoc form for a value with a line break. */
 function outputLines(outputs: Record<string, string>): string {
@@ -24,14 +25,34 @@ function escapeProperty(text: string): string {
   return escapeMessage(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
 }
 
+const failedFiles = new Set<string>();
+
+/**
+ * Appends to a runner file. A file that cannot be written (a missing directory, a full disk, no
+ * permission) gets one line on stderr, once, and is not tried again: it does not change the exit
+ * code, which tells how the deployment ended.
+ */
+function appendRunnerFile(io: Io, variable: "GITHUB_OUTPUT" | "GITHUB_STEP_SUMMARY", text: string): void {
+  const file = io.env[variable];
+  if (!file || failedFiles.has(variable)) return;
+  try {
+    appendFileSync(file, text);
+  } catch (error) {
+    failedFiles.add(variable);
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    io.stderr.write(
+      `dms: cannot write ${variable} (${terminalSafe(file)}): ${terminalSafe(String(reason))}; continuing without it (the exit code is unchanged)\n`,
+    );
+  }
+}
+
+/** Step outputs, written as soon as each is known (a later value of the same name wins). */
 export function writeGithubOutputs(io: Io, outputs: Record<string, string>): void {
-  const file = io.env.GITHUB_OUTPUT;
-  if (file) appendFileSync(file, io.redactor.apply(outputLines(outputs)));
+  appendRunnerFile(io, "GITHUB_OUTPUT", io.redactor.apply(outputLines(outputs)));
 }
 
 export function appendGithubSummary(io: Io, markdown: string): void {
-  const file = io.env.GITHUB_STEP_SUMMARY;
-  if (file) appendFileSync(file, io.redactor.apply(markdown.endsWith("\n") ? markdown : `${markdown}\n`));
+  appendRunnerFile(io, "GITHUB_STEP_SUMMARY", io.redactor.apply(markdown.endsWith("\n") ? markdown : `${markdown}\n`));
 }
 
 /**
@@ -40,5 +61,5 @@ export function appendGithubSummary(io: Io, markdown: string): void {
  */
 export function annotateError(io: Io, title: string, message: string): void {
   if (io.env.GITHUB_ACTIONS !== "true") return;
-  io.stderr.write(io.redactor.apply(`::error title=${escapeProperty(title)}::${escapeMessage(message)}`) + "\n");
+  io.stderr.write(`${io.redactor.apply(`::error title=${escapeProperty(title)}::${escapeMessage(terminalSafe(message))}`)}\n`);
 }

@@ -1,11 +1,18 @@
-// Ctrl+C while dms waits: the first SIGINT aborts the work so the command can print how to resume
-// and exit 130; a second one exits at once.
+// A signal while dms works: the first SIGINT (Ctrl+C) or SIGTERM (what CI runners, GitLab and
+// Kubernetes send to cancel) aborts the work, so that the command prints its result line, writes
+// its outputs and the command that resumes, and exits 130 (SIGINT) or 143 (SIGTERM); a second
+// signal exits at once.
 
-/** The abort reason when SIGINT stopped the command. */
+/** The abort reason when a signal stopped the command. */
 export class Interrupted extends Error {
   override readonly name = "Interrupted";
-  constructor() {
-    super("interrupted by Ctrl+C");
+  constructor(readonly signal: "SIGINT" | "SIGTERM") {
+    super(signal === "SIGINT" ? "interrupted by Ctrl+C (SIGINT)" : "stopped by SIGTERM");
+  }
+
+  /** 128 + the signal's number, as a shell reports a process the signal ended. */
+  get exitCode(): number {
+    return this.signal === "SIGINT" ? 130 : 143;
   }
 }
 
@@ -16,10 +23,18 @@ export interface InterruptWatch {
 
 export function watchInterrupt(): InterruptWatch {
   const controller = new AbortController();
-  const onSigint = () => {
-    if (controller.signal.aborted) process.exit(130);
-    controller.abort(new Interrupted());
+  const handlers = (["SIGINT", "SIGTERM"] as const).map((name) => {
+    const handler = () => {
+      if (controller.signal.aborted) process.exit(name === "SIGINT" ? 130 : 143);
+      controller.abort(new Interrupted(name));
+    };
+    process.on(name, handler);
+    return [name, handler] as const;
+  });
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      for (const [name, handler] of handlers) process.off(name, handler);
+    },
   };
-  process.on("SIGINT", onSigint);
-  return { signal: controller.signal, dispose: () => process.off("SIGINT", onSigint) };
 }

@@ -4,6 +4,7 @@ import { annotateError } from "./github.js";
 import { EXIT } from "./exit-codes.js";
 import type { Output, Io } from "./output.js";
 import { describeError } from "./problem.js";
+import { terminalSafe } from "./terminal-text.js";
 
 /** At most `limit` items of an async iterable. */
 export async function take<T>(items: AsyncIterable<T>, limit: number): Promise<T[]> {
@@ -18,6 +19,8 @@ export async function take<T>(items: AsyncIterable<T>, limit: number): Promise<T
 
 /** Columns padded to their widest cell; the last column is not padded. */
 export function table(header: string[], rows: string[][]): string[] {
+  // Cells come from the server: escaped first, so that a newline cannot forge a row and widths are right.
+  rows = rows.map((row) => row.map((cell) => terminalSafe(String(cell))));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const format = (cells: string[]) =>
     cells

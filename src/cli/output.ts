@@ -1,6 +1,8 @@
 // Where dms writes: stdout for results (JSON lines with --json), stderr for diagnostics and the live
-// spinner. Every write is redacted. Colours and the spinner only on a terminal, never with NO_COLOR.
+// spinner. Every line has its control characters escaped (text from the server cannot drive the
+// terminal) and is redacted. Colours and the spinner only on a terminal, never with NO_COLOR.
 import type { Redactor } from "./redact.js";
+import { jsonSafe, terminalSafe } from "./terminal-text.js";
 
 export interface Stream {
   write(text: string): unknown;
@@ -51,18 +53,18 @@ export class Output {
   /** A line on stdout (for people; with --json use event()). */
   line(text: string, style?: Style): void {
     this.clearSpinner();
-    this.io.stdout.write(this.io.redactor.apply(this.paint(text, style, this.outColors)) + "\n");
+    this.io.stdout.write(`${this.paint(this.io.redactor.apply(terminalSafe(text)), style, this.outColors)}\n`);
   }
 
   /** A JSON line on stdout. */
   event(value: object): void {
-    this.io.stdout.write(this.io.redactor.apply(JSON.stringify(value)) + "\n");
+    this.io.stdout.write(`${this.io.redactor.apply(jsonSafe(JSON.stringify(this.io.redactor.value(value))))}\n`);
   }
 
   /** A diagnostic line on stderr. */
   diagnostic(text: string, style?: Style): void {
     this.clearSpinner();
-    this.io.stderr.write(this.io.redactor.apply(this.paint(text, style, this.errColors)) + "\n");
+    this.io.stderr.write(`${this.paint(this.io.redactor.apply(terminalSafe(text)), style, this.errColors)}\n`);
   }
 
   /** A live line on stderr, redrawn ten times a second, only on a terminal and not with --json. */
@@ -85,7 +87,7 @@ export class Output {
     const spinner = this.spinner;
     if (!spinner) return;
     const frame = SPINNER_FRAMES[spinner.frame++ % SPINNER_FRAMES.length]!;
-    this.io.stderr.write(CLEAR_LINE + this.io.redactor.apply(`${this.paint(frame, "dim", this.errColors)} ${spinner.text()}`));
+    this.io.stderr.write(`${CLEAR_LINE}${this.paint(frame, "dim", this.errColors)} ${this.io.redactor.apply(terminalSafe(spinner.text()))}`);
   }
 
   private clearSpinner(): void {

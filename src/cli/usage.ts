@@ -1,6 +1,8 @@
 // Reading the command line: util.parseArgs in strict mode, with its errors turned into usage
 // errors that name the flag, and the value parsers shared by the commands.
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { type CommandSpec, type FlagTable, type ParseOptions, parseOptions } from "./flags.js";
+import { terminalSafe } from "./terminal-text.js";
 
 /** A bad command line or configuration: reported with exit code 2, before anything is sent. */
 export class UsageError extends Error {
@@ -27,6 +29,34 @@ export function parseCommandLine<O extends Options>(args: string[], options: O, 
     throw new UsageError(`expected ${expected}, got ${parsed.positionals.length} argument(s)`);
   }
   return parsed;
+}
+
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+/** The flags of every group of a spec, as one table type. */
+export type SpecFlags<S extends CommandSpec> = UnionToIntersection<S["groups"][number]["flags"]> & FlagTable;
+
+/** Parses `args` against the spec's flag table and positionals (the table the help shows). */
+export function parseCommand<S extends CommandSpec>(args: string[], spec: S): ParsedCommandLine<ParseOptions<SpecFlags<S>>> {
+  const table = Object.assign({}, ...spec.groups.map((g) => g.flags)) as SpecFlags<S>;
+  return parseCommandLine(
+    args,
+    parseOptions(table),
+    spec.positionals.map((p) => p.name),
+  );
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * An id argument (deployment-id, revision-id): a UUID, in lower case (the form the service
+ * writes), or a usage error naming the argument, before anything is sent.
+ */
+export function parseUuid(argument: string, raw: string): string {
+  if (!UUID.test(raw)) {
+    const shown = raw.length > 80 ? `${raw.slice(0, 80)}…` : raw;
+    throw new UsageError(`<${argument}> "${terminalSafe(shown)}" is not a UUID (such as 6b0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01)`);
+  }
+  return raw.toLowerCase();
 }
 
 function describeParseError(error: Error & { code?: string }): string {
@@ -64,15 +94,16 @@ export function parseCount(flag: string, raw: string | undefined, fallback: numb
   return n;
 }
 
-/** A comma-separated list of values that must each be one of `allowed`. */
+/** A comma-separated list of values that must each be one of `allowed`, in any case (`ready` is READY). */
 export function parseChoices<T extends string>(flag: string, raw: string, allowed: readonly T[], what: string): T[] {
-  const values = raw.split(",").map((v) => v.trim());
-  for (const value of values) {
-    if (!(allowed as readonly string[]).includes(value)) {
-      throw new UsageError(`${flag} "${value}" is not ${what}: use ${allowed.join(", ")}`);
-    }
-  }
-  return values as T[];
+  return raw
+    .split(",")
+    .map((v) => v.trim())
+    .map((value) => {
+      const match = allowed.find((choice) => choice.toLowerCase() === value.toLowerCase());
+      if (match === undefined) throw new UsageError(`${flag} "${terminalSafe(value)}" is not ${what}: use ${allowed.join(", ")}`);
+      return match;
+    });
 }
 
 /** A string flag that, when given, must not be empty. */

@@ -24,6 +24,27 @@ export interface DeployedRevision {
 }
 
 /**
+ * The first half of deployRevision: read the deployment, PATCH it, and return the id of the
+ * revision this patch created, or throw NoRevisionCreatedError (after the patch was applied). The
+ * `signal` stops the read, and the PATCH too unless `abortPatch` is false: `dms deploy` lets a sent
+ * PATCH finish on Ctrl+C or SIGTERM, so that the revision it created can be reported and resumed.
+ */
+export async function patchForRevision(
+  client: DeploymentsClient,
+  deploymentId: string,
+  patch: DeploymentPatch,
+  options: { signal?: AbortSignal | undefined; abortPatch?: boolean } = {},
+): Promise<{ deployment: Deployment; revisionId: string }> {
+  const { signal, abortPatch = true } = options;
+  const params = { path: { deployment_id: deploymentId } };
+  const before = unwrap(await client.GET("/v2/deployments/{deployment_id}", { params, signal }));
+  const deployment = unwrap(await client.PATCH("/v2/deployments/{deployment_id}", { params, body: patch, signal: abortPatch ? signal : undefined }));
+  const revisionId = deployment.latest_revision_id;
+  if (revisionId === null || revisionId === before.latest_revision_id) throw new NoRevisionCreatedError(deployment);
+  return { deployment, revisionId };
+}
+
+/**
  * PATCH /v2/deployments/{deploymentId} with the body, then waitForRevision on the response's
  * `latest_revision_id`. Reads the deployment first so that a patch that created no revision is
  * reported (NoRevisionCreatedError, after the patch was applied) instead of waiting on an old one.
@@ -37,11 +58,7 @@ export async function deployRevision(
 ): Promise<DeployedRevision> {
   // A bad wait option found after the PATCH would leave a revision running that nobody waits for.
   checkWaitOptions(options, "deployRevision");
-  const params = { path: { deployment_id: deploymentId } };
-  const before = unwrap(await client.GET("/v2/deployments/{deployment_id}", { params, signal: options.signal }));
-  const deployment = unwrap(await client.PATCH("/v2/deployments/{deployment_id}", { params, body: patch, signal: options.signal }));
-  const revisionId = deployment.latest_revision_id;
-  if (revisionId === null || revisionId === before.latest_revision_id) throw new NoRevisionCreatedError(deployment);
+  const { deployment, revisionId } = await patchForRevision(client, deploymentId, patch, { signal: options.signal });
   const revision = await waitForRevision(client, deploymentId, revisionId, options);
   return { deployment, revision };
 }

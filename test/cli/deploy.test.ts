@@ -128,13 +128,14 @@ describe.concurrent("dms deploy", () => {
   });
 
   it("exit 6: a 422 prints each field error with its parameter", async () => {
-    const result = await dms(["deploy", "not-a-uuid", "--ref", "main", "--json"], sim.env());
+    // A tenant id that is not a UUID is the server's to refuse (the CLI checks only the ids it is given as arguments).
+    const result = await dms(["deploy", ids[0]!, "--ref", "main", "--json"], sim.env({ DMS_TENANT_ID: "not-a-uuid" }));
     expect(result.code).toBe(6);
     expect(result.stderr).toMatch(/answered 422/);
-    expect(result.stderr).toMatch(/^ {2}deployment_id: .+/m);
+    expect(result.stderr).toMatch(/^ {2}X-Tenant-Id: .+/im);
     const last = jsonLines(result.stdout).at(-1);
     expect(last).toMatchObject({ event: "result", exit_code: 6, error: { kind: "api_error", status: 422 } });
-    expect(last.error.errors).toContainEqual(expect.objectContaining({ parameter: "deployment_id" }));
+    expect(last.error.errors).toContainEqual(expect.objectContaining({ parameter: expect.stringMatching(/^x-tenant-id$/i) }));
   });
 
   it("exit 6: a server that cannot be reached (after the client's retries)", async () => {
@@ -206,7 +207,7 @@ describe("dms deploy against a server whose patch creates no revision", () => {
   const id = "6b0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01";
   beforeAll(async () => {
     // A real server that applies the patch but leaves latest_revision_id where it was.
-    server = await startLocalServer((req, res) => sendJson(res, 200, { id, latest_revision_id: "0c6b5e0a-7f6d-4b1e-8a47-3d2f1c9e8b70" }));
+    server = await startLocalServer((_req, res) => sendJson(res, 200, { id, latest_revision_id: "0c6b5e0a-7f6d-4b1e-8a47-3d2f1c9e8b70" }));
   });
   afterAll(() => server?.close());
 

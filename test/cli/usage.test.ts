@@ -76,11 +76,29 @@ describe("usage errors: exit 2, the message names the flag or variable, nothing 
     ],
     ["a bad --limit", ["deployments", "--limit", "0"], {}, /--limit "0" is not a whole number of at least 1/],
     ["an unknown command", ["rollback"], {}, /unknown command "rollback"/],
+    ["a deployment id that is not a UUID", ["deploy", "not-a-uuid", "--ref", "main"], {}, /<deployment-id> "not-a-uuid" is not a UUID/],
+    ["a revision id that is not a UUID", ["wait", DEPLOYMENT, ".."], {}, /<revision-id> "\.\." is not a UUID/],
+    ["a deployment id with a control character", ["revisions", "\x1b]0;x\x07"], {}, /<deployment-id> "\\x1B]0;x\\x07" is not a UUID/],
+    ["--wait with --no-wait", ["deploy", DEPLOYMENT, "--ref", "main", "--wait", "--no-wait"], {}, /--wait and --no-wait together/],
+    [
+      "a --base-url with user:password@ (the password is not echoed)",
+      ["deployments", "--base-url", "http://ci:hunter2-pass@127.0.0.1:9"],
+      {},
+      /--base-url must not contain user:password@ \(the value is not shown\)/,
+    ],
+    [
+      "a DMS_BASE_URL with user:password@",
+      ["deployments"],
+      { DMS_BASE_URL: "https://ci:hunter2-pass@api.example.com" },
+      /DMS_BASE_URL must not contain user:password@/,
+    ],
   ];
   it.concurrent.each(cases)("%s", async (_name, args, extraEnv, message) => {
     const result = await dms(args, { ...env(), ...extraEnv });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toContain("hunter2");
+    expect(result.stderr).not.toContain("\x1b");
     expect(result.stdout).toBe("");
     expect(server.requests).toEqual([]);
   });
@@ -184,6 +202,7 @@ process.on("exit", () => process.stderr.write(JSON.stringify(seen)));`;
       ),
     );
     const loaded = (JSON.parse(stderr) as string[]).map((url) => url.replace(/^.*\/dist\//, "dist/"));
-    expect(loaded).toEqual(["dist/cli/main.js", "dist/cli/help.js"]);
+    // The help is built from the command specs (the flag tables the parser reads): data, no client.
+    expect(loaded.sort()).toEqual(["dist/cli/flags.js", "dist/cli/help.js", "dist/cli/main.js", "dist/cli/specs.js"]);
   });
 });

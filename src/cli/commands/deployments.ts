@@ -2,20 +2,13 @@
 import { DEPLOYMENT_STATUSES } from "../../../generated/constants.js";
 import { paginate } from "../../client/paginate.js";
 import type { Deployment, DeploymentStatus } from "../../shared/types.js";
-import { clientFor, CONNECTION_OPTIONS, readConnection } from "../connection.js";
+import { clientFor, readConnection } from "../connection.js";
 import { EXIT } from "../exit-codes.js";
 import { listFailed, table, take } from "../list.js";
 import { Output, type Io } from "../output.js";
 import { REDACTED } from "../redact.js";
-import { nonEmpty, parseChoices, parseCommandLine, parseCount, UsageError } from "../usage.js";
-
-const OPTIONS = {
-  ...CONNECTION_OPTIONS,
-  "name-contains": { type: "string" },
-  status: { type: "string" },
-  limit: { type: "string" },
-  json: { type: "boolean" },
-} as const;
+import { DEPLOYMENTS } from "../specs.js";
+import { nonEmpty, parseChoices, parseCommand, parseCount, UsageError } from "../usage.js";
 
 /** The deployment without its secret values: a CI log is no place for them. */
 function withoutSecretValues(deployment: Deployment): Deployment {
@@ -24,7 +17,7 @@ function withoutSecretValues(deployment: Deployment): Deployment {
 }
 
 export async function run(args: string[], io: Io): Promise<number> {
-  const { values } = parseCommandLine(args, OPTIONS, []);
+  const { values } = parseCommand(args, DEPLOYMENTS);
   const limit = parseCount("--limit", values.limit, 20);
   const nameContains = nonEmpty("--name-contains", values["name-contains"]);
   let status: DeploymentStatus | undefined;

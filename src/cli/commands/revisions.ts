@@ -2,22 +2,16 @@
 import { REVISION_STATUSES } from "../../../generated/constants.js";
 import { paginate } from "../../client/paginate.js";
 import type { Revision } from "../../shared/types.js";
-import { clientFor, CONNECTION_OPTIONS, readConnection } from "../connection.js";
+import { clientFor, readConnection } from "../connection.js";
 import { EXIT } from "../exit-codes.js";
 import { listFailed, table, take } from "../list.js";
 import { Output, type Io } from "../output.js";
-import { parseChoices, parseCommandLine, parseCount } from "../usage.js";
-
-const OPTIONS = {
-  ...CONNECTION_OPTIONS,
-  status: { type: "string" },
-  limit: { type: "string" },
-  json: { type: "boolean" },
-} as const;
+import { REVISIONS } from "../specs.js";
+import { parseChoices, parseCommand, parseCount, parseUuid } from "../usage.js";
 
 export async function run(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommandLine(args, OPTIONS, ["deployment-id"]);
-  const deploymentId = positionals[0]!;
+  const { values, positionals } = parseCommand(args, REVISIONS);
+  const deploymentId = parseUuid("deployment-id", positionals[0]!);
   const limit = parseCount("--limit", values.limit, 20);
   const status = values.status === undefined ? undefined : parseChoices("--status", values.status, REVISION_STATUSES, "a revision status");
   const connection = readConnection(values, io.env);

@@ -1,17 +1,11 @@
 // dms wait <deployment-id> <revision-id>: wait for a revision to end, as deploy does after its patch.
 import { DEFAULT_WAIT } from "../../client/wait-for-revision.js";
-import { clientFor, CONNECTION_OPTIONS, readConnection } from "../connection.js";
-import { finish, followRevision, type RevisionRun } from "../follow.js";
+import { clientFor, readConnection } from "../connection.js";
+import { finish, followRevision, type RevisionRun, setOutputs } from "../follow.js";
 import { watchInterrupt } from "../interrupt.js";
 import { Output, type Io } from "../output.js";
-import { parseCommandLine, parseDuration } from "../usage.js";
-
-const OPTIONS = {
-  ...CONNECTION_OPTIONS,
-  timeout: { type: "string" },
-  interval: { type: "string" },
-  json: { type: "boolean" },
-} as const;
+import { WAIT } from "../specs.js";
+import { parseCommand, parseDuration, parseUuid } from "../usage.js";
 
 /** The flags of a command line that a resuming `dms wait` repeats; the API key stays in the environment. */
 export function waitFlags(values: {
@@ -32,8 +26,9 @@ export function waitFlags(values: {
 }
 
 export async function run(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommandLine(args, OPTIONS, ["deployment-id", "revision-id"]);
-  const [deploymentId, revisionId] = positionals as [string, string];
+  const { values, positionals } = parseCommand(args, WAIT);
+  const deploymentId = parseUuid("deployment-id", positionals[0]!);
+  const revisionId = parseUuid("revision-id", positionals[1]!);
   const timeoutMs = parseDuration("--timeout", values.timeout, DEFAULT_WAIT.timeoutMs);
   const intervalMs = parseDuration("--interval", values.interval, DEFAULT_WAIT.intervalMs);
   const connection = readConnection(values, io.env);
@@ -48,6 +43,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     startedAt: performance.now(),
     resumeFlags: waitFlags(values),
   };
+  setOutputs(run, { deployment_id: deploymentId, revision_id: revisionId });
   const interrupt = watchInterrupt();
   try {
     return finish(run, await followRevision(run, clientFor(connection), revisionId, { timeoutMs, intervalMs, signal: interrupt.signal }));
