@@ -119,7 +119,11 @@ async function writeSchemaValidators(document, outDir) {
     charset: "utf8",
     logLevel: "silent",
   });
-  for (const file of result.outputFiles) await writeFile(file.path, HEADER + file.text);
+  // esbuild adds a bare `import "./chunk-….js"` to keep chunk evaluation order; these chunks only
+  // define functions (ajv's CommonJS helpers run when first required), and under the package's
+  // `"sideEffects": false` a bundler would warn once per module that it ignores such an import.
+  const text = (file) => file.text.replace(/import\s*"\.\/chunk-[A-Z0-9]+\.js";/g, "");
+  for (const file of result.outputFiles) await writeFile(file.path, HEADER + text(file));
   const validatorType = 'import type { CompiledValidator } from "../validators.js";\n';
   for (const name of names) {
     await writeFile(join(dir, `${name}.d.ts`), `${HEADER}${validatorType}declare const validate: CompiledValidator;\nexport default validate;\n`);
