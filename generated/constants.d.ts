@@ -19,6 +19,7 @@ export declare const PROBLEM_TYPES: {
   readonly "unsupported-media-type": { readonly type: "urn:deployment-management-api:problem:unsupported-media-type"; readonly title: "Unsupported media type"; readonly status: 415 };
   readonly "rate-limited": { readonly type: "urn:deployment-management-api:problem:rate-limited"; readonly title: "Too many requests"; readonly status: 429 };
   readonly "internal": { readonly type: "urn:deployment-management-api:problem:internal"; readonly title: "Internal error"; readonly status: 500 };
+  readonly "service-unavailable": { readonly type: "urn:deployment-management-api:problem:service-unavailable"; readonly title: "Service unavailable"; readonly status: 503 };
   readonly "insufficient-storage": { readonly type: "urn:deployment-management-api:problem:insufficient-storage"; readonly title: "Insufficient storage"; readonly status: 507 };
 };
 export type ProblemKind = keyof typeof PROBLEM_TYPES;

@@ -1,6 +1,7 @@
 // The control API (/_simulator/...), outside the document: the simulated clock, failures on demand
-// and a reset. The same functions back the simulator's methods (advance, failNext, reset).
+// (a revision's outcome, and latency and failed requests), and a reset. The same functions back the simulator's methods (advance, failNext, reset).
 import { isoTime, LATEST_SIMULATED_MS, LATEST_SIMULATED_TIME } from "./clock.js";
+import { type Faults, type FaultsStatus, MAX_PENDING_FAULTS } from "./faults.js";
 import { FAILURE_STATUSES, isFailureStatus } from "./lifecycle.js";
 import type { State } from "./model.js";
 import { ok, problem, type Reply } from "./reply.js";
@@ -11,7 +12,7 @@ import { EVERYTHING, type Writer } from "./writer.js";
 /** The most POST /_simulator/advance moves the clock at once: ten years. */
 export const MAX_ADVANCE_SECONDS = 10 * 365.25 * 86_400;
 
-export interface SimulatorStatus {
+export interface SimulatorStatus extends FaultsStatus {
   /** The simulated time. */
   now: string;
   step_seconds: number;
@@ -27,16 +28,48 @@ export interface ControlContext {
   seed: () => State;
   stepSeconds: number;
   seedIds: Record<string, unknown>;
+  faults: Faults;
+  /** Puts the latency and faults back to the simulator's options (on reset). */
+  resetFaults: () => void;
 }
 
-export function controlHandlers({ store, writer, seed, stepSeconds, seedIds }: ControlContext): Record<string, ControlHandler> {
+export function controlHandlers({ store, writer, seed, stepSeconds, seedIds, faults, resetFaults }: ControlContext): Record<string, ControlHandler> {
   const notObject = (body: unknown) => !body || typeof body !== "object" || Array.isArray(body);
-  const status = (): SimulatorStatus => ({ now: isoTime(store.now()), step_seconds: stepSeconds, seed_ids: seedIds });
+  const status = (): SimulatorStatus => ({ now: isoTime(store.now()), step_seconds: stepSeconds, seed_ids: seedIds, ...faults.status() });
   const answerStatus = () => ok(status());
   return {
     "GET ": answerStatus,
     "POST reset": (_body, path) =>
-      writer.write(EVERYTHING, path, () => ({ changes: [{ op: "replace_state", state: seed() }], result: undefined }), answerStatus),
+      writer.write(
+        EVERYTHING,
+        path,
+        () => ({ changes: [{ op: "replace_state", state: seed() }], result: undefined }),
+        () => {
+          resetFaults();
+          return answerStatus();
+        },
+      ),
+    "POST latency": (body, path) => {
+      const checked = faults.checkLatency(body);
+      if ("errors" in checked) return problem("validation", 'Send {"ms": N} or {"min_ms": N, "max_ms": M}; see errors.', path, checked.errors);
+      faults.setLatency(checked.latency);
+      return answerStatus();
+    },
+    "POST faults": (body, path) => {
+      const checked = faults.checkRule(body);
+      if ("errors" in checked) return problem("validation", 'Send {"operation", "count", "fault"}; see errors.', path, checked.errors);
+      if (!faults.add(checked.rule)) {
+        return problem("validation", `At most ${MAX_PENDING_FAULTS} fault rules can be pending; clear them with POST /_simulator/faults/clear.`, path, [
+          { pointer: "", code: "max_items", detail: `at most ${MAX_PENDING_FAULTS} fault rules can be pending` },
+        ]);
+      }
+      return answerStatus();
+    },
+    "POST faults/clear": () => {
+      faults.clear();
+      faults.setLatency({ ms: 0 });
+      return answerStatus();
+    },
     "POST advance": (body, path) => {
       const seconds = notObject(body) ? undefined : body.seconds;
       if (typeof seconds !== "number" || !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_ADVANCE_SECONDS) {

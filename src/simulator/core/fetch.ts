@@ -49,6 +49,8 @@ export function fetchOver(handle: Handler, isReady: () => boolean, whenReady: Pr
       // A fault of the simulator is an answer, as over HTTP, not a network error.
       reply = problem("internal", "The simulator failed to handle the request.", sim.target.split("?")[0]!);
     }
+    // A dropped connection (a fault asked for): fetch rejects the way it does on a network error.
+    if (reply.drop) throw new TypeError("fetch failed: the simulator dropped the connection (a fault asked for with POST /_simulator/faults)");
     return toResponse(reply, request.method);
   };
 }

@@ -8,6 +8,7 @@ import { checkTenantHeader } from "../../local-server/tenant.js";
 import { invalidFieldsDetail } from "../../shared/problems.js";
 import { checkJsonBounds, REQUEST_BOUNDS } from "../../local-server/bounds.js";
 import type { ControlHandler } from "./control.js";
+import type { Faults } from "./faults.js";
 import { problem, type Reply } from "./reply.js";
 import type { OperationHandler } from "./routes.js";
 import type { FieldError, OperationSpec, RequestChecker } from "./validate.js";
@@ -33,6 +34,8 @@ export interface HandlerConfig {
   tick: () => void;
   /** Accepted X-Api-Key values; undefined accepts any non-empty key. */
   apiKeys: readonly string[] | undefined;
+  /** Latency and faults asked for: a delay before each API answer, and answers that fail on purpose. */
+  faults: Faults;
 }
 
 export type Handler = (request: SimRequest) => Reply | Promise<Reply>;
@@ -52,13 +55,20 @@ export function createHandler(config: HandlerConfig): Handler {
     return undefined;
   }
 
-  // Requests without a body are answered synchronously: no promise per GET.
+  // Requests without a body are answered synchronously (no promise per GET) unless a latency is set.
   return function handle(request: SimRequest): Reply | Promise<Reply> {
     const { method, target } = request;
     const q = target.indexOf("?");
     const path = q < 0 ? target : target.slice(0, q);
     if (method === "OPTIONS") return { status: 204 };
     if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return handleControl(request, path, method);
+    const delayMs = config.faults.delay();
+    if (delayMs > 0) return new Promise((resolve) => setTimeout(resolve, delayMs)).then(() => handleApi(request, target, path, q));
+    return handleApi(request, target, path, q);
+  };
+
+  function handleApi(request: SimRequest, target: string, path: string, q: number): Reply | Promise<Reply> {
+    const method = request.method;
 
     const match = matchRoute(routes, path);
     if (!match) return problem("not-found", `There is no operation at ${path}.`, path);
@@ -69,6 +79,8 @@ export function createHandler(config: HandlerConfig): Handler {
     }
     const unauthorized = authenticate(request, path);
     if (unauthorized) return unauthorized;
+    const injected = config.faults.take(spec.operationId, path);
+    if (injected) return injected;
 
     const query = q < 0 ? undefined : new URLSearchParams(target.slice(q + 1));
     if (!spec.body) return answer(spec, match.pathValues, request, query, path, undefined);
@@ -77,7 +89,7 @@ export function createHandler(config: HandlerConfig): Handler {
       return problem("unsupported-media-type", `Send the body as ${spec.body.mediaTypes.join(" or ")}${mediaType ? `, not ${mediaType}` : ""}.`, path);
     }
     return readJson(request, path, false).then((read) => ("status" in read ? read : answer(spec, match.pathValues, request, query, path, read.value)));
-  };
+  }
 
   /** Validates the parameters, the tenant and the parsed body, then runs the operation's handler. */
   function answer(

@@ -11,6 +11,8 @@ export interface Reply {
   body?: unknown;
   contentType?: string;
   headers?: Record<string, string>;
+  /** No answer at all: the transport drops the connection (an injected fault, src/simulator/core/faults.ts). */
+  drop?: boolean;
 }
 
 export const PROBLEM_JSON = "application/problem+json";

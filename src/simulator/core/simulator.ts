@@ -8,6 +8,7 @@ import { openApiDocument } from "./document.js";
 import { fetchOver, type FetchFunction } from "./fetch.js";
 import { createHandler, type Handler } from "./handler.js";
 import type { FailureStatus, State } from "./model.js";
+import { type FaultKind, type FaultRule, Faults, type Latency, MAX_PENDING_FAULTS } from "./faults.js";
 import { Renderer } from "./render.js";
 import type { Reply } from "./reply.js";
 import { operationHandlers } from "./routes.js";
@@ -29,6 +30,25 @@ export interface CreateSimulatorOptions {
   now?: () => number;
   /** Where writes are saved before they are answered; default none (memory only). */
   persistence?: Persistence;
+  /** Milliseconds to wait before each API answer: fixed, or drawn from a range for each request; default 0. */
+  latency?: SimulatorLatency;
+  /** Requests that fail from the start, in order (as `injectFault` adds them). */
+  faults?: readonly SimulatorFault[];
+}
+
+/** A latency in milliseconds (0 to 60,000): fixed, or drawn evenly from `minMs` to `maxMs` for each request. */
+export type SimulatorLatency = number | { minMs: number; maxMs: number };
+
+/** The next `count` requests of `operation` fail with `fault`. */
+export interface SimulatorFault {
+  /** An operationId of the document (`getDeployment`), or "*" for every operation; default "*". */
+  operation?: string;
+  /** How many of the next requests fail (1 to 10,000); default 1. */
+  count?: number;
+  /** 429 (with Retry-After), 500 or 503 as problem+json, or "drop": the connection is dropped (in-process, fetch rejects with a TypeError, like a network error). */
+  fault: FaultKind;
+  /** The Retry-After of a 429 or 503, in seconds; default 1. */
+  retryAfterSeconds?: number;
 }
 
 export interface Simulator {
@@ -42,8 +62,14 @@ export interface Simulator {
   reset(): Promise<SimulatorStatus>;
   /** The next revision of that deployment ends in `status` instead of DEPLOYED. */
   failNext(deploymentId: string, status: FailureStatus): Promise<void>;
-  /** The simulated time, the step and the seed's well-known ids (what GET /_simulator answers). */
+  /** The simulated time, the step, the seed's well-known ids, the latency and the pending faults (what GET /_simulator answers). */
   status(): Promise<SimulatorStatus>;
+  /** Waits this long before each API answer from now on (0 turns it off). */
+  setLatency(latency: SimulatorLatency): Promise<SimulatorStatus>;
+  /** Makes the next `count` requests of an operation (or of all) fail; rules apply in the order they were added. */
+  injectFault(fault: SimulatorFault): Promise<SimulatorStatus>;
+  /** Drops the pending faults and the latency. */
+  clearFaults(): Promise<SimulatorStatus>;
   /** Waits for writes in flight and closes the persistence. */
   close(): Promise<void>;
   /** The transport-neutral handler, for adapters (node:http, MSW). */
@@ -77,9 +103,21 @@ export function createSimulator(options: CreateSimulatorOptions = {}): Simulator
   const store = new Store(seed(), stepSeconds * 1000, clock);
   const writer = new Writer(store, persistence);
   const render = new Renderer(store);
-  const control = controlHandlers({ store, writer, seed, stepSeconds, seedIds: SEED_IDS });
+  const operations = describeOperations(openApiDocument);
+  const faults = new Faults(new Set(operations.map((o) => o.operationId)));
+  const resetFaults = () => {
+    faults.clear();
+    faults.setLatency(optionLatency(faults, options.latency));
+    for (const [i, fault] of (options.faults ?? []).entries()) faults.add(optionRule(faults, fault, `faults[${i}]`));
+  };
+  if (options.faults !== undefined && (!Array.isArray(options.faults) || options.faults.length > MAX_PENDING_FAULTS)) {
+    throw new TypeError(`createSimulator: faults must be an array of at most ${MAX_PENDING_FAULTS} faults.`);
+  }
+  resetFaults();
+  const control = controlHandlers({ store, writer, seed, stepSeconds, seedIds: SEED_IDS, faults, resetFaults });
   const handle = createHandler({
-    operations: describeOperations(openApiDocument),
+    faults,
+    operations,
     checker: new RequestChecker(),
     handlers: operationHandlers(store, writer, render),
     control,
@@ -121,6 +159,9 @@ export function createSimulator(options: CreateSimulatorOptions = {}): Simulator
       await call("POST fail-next", { deployment_id: deploymentId, status });
     },
     status: () => call("GET ", undefined),
+    setLatency: (latency) => call("POST latency", latencyBody(latency)),
+    injectFault: (fault) => call("POST faults", ruleBody(fault)),
+    clearFaults: () => call("POST faults/clear", {}),
     close: async () => {
       await ready.catch(() => {});
       await writer.idle();
@@ -135,4 +176,36 @@ function nonNegative(name: string, value: number | undefined, fallback: number):
     throw new TypeError(`createSimulator: ${name} must be a finite number >= 0, not ${String(value)}.`);
   }
   return value;
+}
+
+/** The control API's JSON for a latency option. */
+function latencyBody(latency: SimulatorLatency): unknown {
+  if (typeof latency === "object" && latency !== null) return { min_ms: latency.minMs, max_ms: latency.maxMs };
+  return { ms: latency };
+}
+
+/** The control API's JSON for a fault option. */
+function ruleBody(fault: SimulatorFault): unknown {
+  if (typeof fault !== "object" || fault === null) return fault;
+  const { retryAfterSeconds, ...rest } = fault;
+  return retryAfterSeconds === undefined ? rest : { ...rest, retry_after_seconds: retryAfterSeconds };
+}
+
+function optionLatency(faults: Faults, latency: SimulatorLatency | undefined): Latency {
+  if (latency === undefined) return { ms: 0 };
+  const checked = faults.checkLatency(latencyBody(latency));
+  if ("errors" in checked) throw new TypeError(`createSimulator: latency ${optionErrors(checked.errors)}.`);
+  return checked.latency;
+}
+
+function optionRule(faults: Faults, fault: SimulatorFault, where: string): FaultRule {
+  const checked = faults.checkRule(ruleBody(fault));
+  if ("errors" in checked) throw new TypeError(`createSimulator: ${where} ${optionErrors(checked.errors)}.`);
+  return checked.rule;
+}
+
+/** Field errors of a control body as option names: /min_ms -> minMs. */
+function optionErrors(errors: { pointer?: string; detail: string }[]): string {
+  const name = (pointer = "") => pointer.slice(1).replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+  return errors.map((e) => `${name(e.pointer)} ${e.detail}`.trim()).join("; ");
 }

@@ -32,6 +32,12 @@ export function createNodeServer({ handle, policy, log, listenHost }: NodeServer
     const { path, cors } = admitted;
     let tooLarge = false;
     const done = (reply: Reply) => {
+      // A dropped connection (a fault asked for with POST /_simulator/faults): no answer at all.
+      if (reply.drop) {
+        log?.(`${req.method} ${req.url} dropped (fault)`);
+        req.socket.destroy();
+        return;
+      }
       if (tooLarge && reply.status === 413) sendThenClose(req, res, reply.body as Parameters<typeof sendThenClose>[2], cors);
       else sendAnswer(res, reply.status, { ...cors, ...reply.headers }, replyBody(reply), reply.contentType ?? "application/json");
       log?.(`${req.method} ${req.url} ${reply.status} ${(performance.now() - started).toFixed(1)}ms`);
