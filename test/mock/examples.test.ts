@@ -32,7 +32,7 @@ function examplesById(): ExampleCase[] {
     for (const [name, example] of Object.entries(examples)) {
       const value = deref<{ value?: Record<string, unknown> }>(example).value;
       const id = value && (last in value ? value[last] : value.id);
-      if (typeof id !== "string") continue;
+      if (!value || typeof id !== "string") continue;
       // The other path parameters: any value of the right shape (the mock keeps no state).
       const filled = path.replace(/\{([^}]+)\}/g, (_, param: string) => (param === last ? encodeURIComponent(id) : "3fa85f64-5717-4562-b3fc-2c963f66afa6"));
       cases.push({ name, path: filled, value });
