@@ -193,6 +193,11 @@ async function serve(req: IncomingMessage, res: ServerResponse, target: string, 
   } catch {
     reply = problem("internal", "The simulator failed to handle the request.", path);
   }
+  // A dropped connection asked for as a fault: no answer at all, as a network error looks to the page.
+  if ((reply as { drop?: boolean }).drop) {
+    res.destroy();
+    return;
+  }
   send(res, tooLarge ? { ...reply, headers: { ...reply.headers, connection: "close" } } : reply, method);
 }
 

@@ -1,11 +1,11 @@
 // "deployment-management-api/vite" as a consumer uses it: `npm pack` (of the dist/ that
-// test/global-setup.ts compiled), the tarball installed in a temporary Vite app whose vite.config.js
+// test/global-setup.ts compiled), the tarball installed in a temporary Vite app whose vite.config.ts
 // imports simulatorPlugin, served by Vite's own dev server (createServer, port 0). Requests under the
 // prefix reach the simulator; everything else stays Vite's; the state a page built up survives a
 // server restart (what editing vite.config does) and a second copy of the plugin module; the app's
 // page, in Chromium, shows what the simulator answers, same-origin, with no second port.
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -18,29 +18,11 @@ import type { SimulatorPlugin, simulatorPlugin as SimulatorPluginFn } from "../.
 import { SEED_IDS } from "../../src/simulator/core/seed.js";
 import { ROOT } from "../support/document.js";
 import { upload } from "../support/upload.js";
+import { INDEX_HTML, MAIN_TS, VITE_CONFIG } from "./app-files.js";
 
 const run = promisify(execFile);
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const DEPLOYMENT_ID = SEED_IDS.deployment_id;
-
-// The app: a page that lists deployments through the client, with the simulator same-origin under /dms.
-const INDEX_HTML = `<!doctype html>
-<html><head><meta charset="utf-8"><title>vite app</title></head>
-<body><ul id="deployments">loading</ul><script type="module" src="/src/main.ts"></script></body></html>
-`;
-const MAIN_TS = `import { createDeploymentsClient, unwrap } from "deployment-management-api";
-
-const client = createDeploymentsClient({ baseUrl: new URL("/dms", location.href).href, apiKey: "dev" });
-const page = unwrap(await client.GET("/v2/deployments", { params: { query: { limit: 3 } } }));
-const list = document.querySelector("#deployments")!;
-list.replaceChildren(...page.resources.map((d) => Object.assign(document.createElement("li"), { textContent: d.name })));
-`;
-const VITE_CONFIG = `import { simulatorPlugin } from "deployment-management-api/vite";
-
-export default {
-  plugins: [simulatorPlugin({ stepSeconds: 1, seedDeployments: 5 })],
-};
-`;
 
 let work: string;
 let app: string;
@@ -51,7 +33,7 @@ let origin: string;
 async function startVite(): Promise<ViteDevServer> {
   const vite = await createServer({
     root: app,
-    configFile: join(app, "vite.config.js"),
+    configFile: join(app, "vite.config.ts"),
     logLevel: "silent",
     server: { host: "127.0.0.1", port: 0, strictPort: false, watch: null },
   });
@@ -88,7 +70,9 @@ beforeAll(async () => {
   await run(npm, [...install, "--offline"], { cwd: app }).catch(() => run(npm, [...install, "--prefer-offline"], { cwd: app }));
   await writeFile(join(app, "index.html"), INDEX_HTML);
   await writeFile(join(app, "src/main.ts"), MAIN_TS);
-  await writeFile(join(app, "vite.config.js"), VITE_CONFIG);
+  await writeFile(join(app, "vite.config.ts"), VITE_CONFIG);
+  // The app's own vite: the one this repository tests with, linked rather than installed again.
+  await symlink(join(ROOT, "node_modules/vite"), join(app, "node_modules/vite"), "dir");
   pluginUrl = pathToFileURL(join(app, "node_modules/deployment-management-api/dist/vite/index.js")).href;
   server = await startVite();
   origin = originOf(server);
