@@ -72,7 +72,7 @@ await step("bundle", bundleHash, ["openapi.json", "openapi.yaml"], async () => {
   try {
     await run(process.execPath, [redocly, "bundle", "deployments@v2", "-o", join(tmp, "openapi.json"), "--lint-config", "off"], { cwd: root });
     const doc = JSON.parse(await readFile(join(tmp, "openapi.json"), "utf8"));
-    await writeFile(join(outDir, "openapi.json"), JSON.stringify(doc, null, 2) + "\n");
+    await writeFile(join(outDir, "openapi.json"), `${JSON.stringify(doc, null, 2)}\n`);
     await writeFile(join(outDir, "openapi.yaml"), stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false }));
   } finally {
     await rm(tmp, { recursive: true, force: true });
@@ -183,29 +183,15 @@ if (withDocs) {
     "scripts/walk-loader.mjs",
     "src/shared/walk.ts",
   ].map((f) => join(root, f));
-  const { bundleConsole, docsDocument, finishPage } = await import("./docs-page.mjs");
+  const { bundleConsole, docsDocument, finishPage, renderWithRedoc } = await import("./docs-page.mjs");
   const consoleScript = await bundleConsole();
   const consoleHash = createHash("sha256").update(consoleScript).digest("hex");
   await step("docs", docHash + (await hashOf(docsInputs)) + consoleHash + (await toolVersion("@redocly/cli")), ["docs/index.html"], async () => {
     const { loadWalk } = await import("./walk-loader.mjs");
-    const tmp = await mkdtemp(join(tmpdir(), "dms-docs-"));
-    try {
-      const forPage = join(tmp, "openapi.json");
-      const rendered = join(tmp, "index.html");
-      await writeFile(forPage, JSON.stringify(docsDocument(JSON.parse(await readFile(bundled, "utf8")), await loadWalk()), null, 2));
-      await run(
-        process.execPath,
-        [redocly, "build-docs", forPage, "-o", rendered, "--inlineBundle", "--config", join(root, "redocly.yaml"), "--lint-config", "off"],
-        {
-          cwd: root,
-        },
-      );
-      await writeFile(join(outDir, "docs", "index.html"), finishPage(await readFile(rendered, "utf8"), consoleScript));
-    } finally {
-      await rm(tmp, { recursive: true, force: true });
-    }
+    const forPage = docsDocument(JSON.parse(await readFile(bundled, "utf8")), await loadWalk());
+    await writeFile(join(outDir, "docs", "index.html"), finishPage(await renderWithRedoc(forPage), consoleScript));
   });
 }
 
-await writeFile(stampFile, JSON.stringify(stamps, null, 2) + "\n");
+await writeFile(stampFile, `${JSON.stringify(stamps, null, 2)}\n`);
 if (!args.includes("--quiet")) console.log(timings.join("\n"));

@@ -52,11 +52,12 @@ export function withCodeSamples(bundle, walk) {
   const document = structuredClone(bundle);
   const baseUrl = String(document.servers?.[0]?.url ?? "http://127.0.0.1:4010").replace(/\/+$/, "");
   const ids = exampleIds(document, walk);
+  const revisionFields = document.components?.schemas?.DeploymentPatch?.["x-revision-fields"] ?? [];
   for (const entry of walk.listOperations(document)) {
     const request = exampleRequest(document, walk, entry, ids);
     const samples = [
       { lang: "Shell", label: "curl", source: curlSample(document, walk, entry, request, baseUrl) },
-      { lang: "TypeScript", label: "TypeScript", source: typeScriptSample(entry, request, baseUrl) },
+      { lang: "TypeScript", label: "TypeScript", source: typeScriptSample(entry, request, baseUrl, revisionFields) },
     ];
     const dms = DMS_COMMANDS[entry.operationId]?.(request);
     if (dms) samples.push({ lang: "Shell", label: "dms", source: dmsSample(dms, baseUrl) });
@@ -192,7 +193,7 @@ function literal(value) {
   return JSON.stringify(value);
 }
 
-function typeScriptSample(entry, request, baseUrl) {
+function typeScriptSample(entry, request, baseUrl, revisionFields) {
   const method = entry.method.toUpperCase();
   const options = [];
   const params = [];
@@ -205,14 +206,29 @@ function typeScriptSample(entry, request, baseUrl) {
       ? `client.${method}(${JSON.stringify(entry.path)}, {\n    ${options.join(",\n    ")},\n  })`
       : `client.${method}(${JSON.stringify(entry.path)})`;
   const name = resultName(entry.operationId);
-  return [
-    `import { createDeploymentsClient, unwrap } from "deployment-management-api";`,
+  // A deployment patch that creates a revision goes on: follow the revision ("Get a revision") to its end.
+  const follows = entry.operationId === "patchDeployment" && createsRevision(request.body, revisionFields);
+  const lines = [
+    `import { createDeploymentsClient, unwrap${follows ? ", waitForRevision" : ""} } from "deployment-management-api";`,
     ``,
     `const client = createDeploymentsClient({ baseUrl: ${JSON.stringify(baseUrl)}, apiKey: "my-api-key" });`,
     ``,
     `const ${name} = unwrap(\n  await ${call},\n);`,
-    `console.log(${name});`,
+  ];
+  if (!follows) return [...lines, `console.log(${name});`].join("\n");
+  return [
+    ...lines,
+    `// latest_revision_id names the revision this patch created; poll it until it ends.`,
+    `if (${name}.latest_revision_id) {`,
+    `  const revision = await waitForRevision(client, ${name}.id, ${name}.latest_revision_id);`,
+    `  console.log(revision.status); // DEPLOYED, or the state it failed in`,
+    `}`,
   ].join("\n");
+}
+
+// Whether a patch body creates a revision: one of the document's x-revision-fields present and not null.
+function createsRevision(body, revisionFields) {
+  return Boolean(body && typeof body === "object" && revisionFields.some((field) => body[field] !== undefined && body[field] !== null));
 }
 
 function dmsSample(args, baseUrl) {
@@ -225,7 +241,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { readFile, writeFile } = await import("node:fs/promises");
   const { loadWalk } = await import("./walk-loader.mjs");
   const bundle = JSON.parse(await readFile(new URL("../generated/openapi.json", import.meta.url), "utf8"));
-  const text = JSON.stringify(withCodeSamples(bundle, await loadWalk()), null, 2) + "\n";
+  const text = `${JSON.stringify(withCodeSamples(bundle, await loadWalk()), null, 2)}\n`;
   const out = process.argv.indexOf("--out");
   if (out > 0) await writeFile(process.argv[out + 1], text);
   else process.stdout.write(text);

@@ -157,13 +157,46 @@ export function docsDocument(bundle, walk) {
       ?.operation["x-codeSamples"]?.[0]?.source.match(/deployments\/([\w-]+)/)?.[1] ?? "<deployment_id>";
   const description = String(document.info.description ?? "");
   const firstSection = description.search(/^## /m);
-  const guide = guideMarkdown(document, walk, deploymentId);
+  const guideText = guideMarkdown(document, walk, deploymentId);
   const tags = new Set((document.tags ?? []).map((t) => t.name.toLowerCase()));
   const renamed = (
-    firstSection < 0 ? `${description}\n\n${guide}` : `${description.slice(0, firstSection)}${guide}\n${description.slice(firstSection)}`
+    firstSection < 0 ? `${description}\n\n${guideText}` : `${description.slice(0, firstSection)}${guideText}\n${description.slice(firstSection)}`
   ).replace(/^## (.+)$/gm, (line, heading) => (tags.has(heading.trim().toLowerCase()) ? `## How ${heading.trim().toLowerCase()} work` : line));
   document.info.description = renamed;
+  // The PATCH and "Get a revision" point at each other and at the guide.
+  const entries = Object.fromEntries(walk.listOperations(document).map((e) => [e.operationId, e.operation]));
+  const href = (operationId) => `#/${tagSlug(entries[operationId].tags[0])}/${operationId.toLowerCase()}`;
+  const guide = `[${GUIDE_HEADING}](#/section/${tagSlug(GUIDE_HEADING)})`;
+  if (entries.patchDeployment && entries.getRevision) {
+    entries.patchDeployment.description = `${String(entries.patchDeployment.description ?? "").trimEnd()}\n\nThen follow the new revision: [${entries.getRevision.summary}](${href("getRevision")}) with the answer's \`latest_revision_id\`, until its \`status\` is terminal (${guide}).`;
+    entries.getRevision.description = `${String(entries.getRevision.description ?? "").trimEnd()}\n\nAfter [${entries.patchDeployment.summary}](${href("patchDeployment")}), poll the new \`latest_revision_id\` here until its \`status\` is terminal (${guide}).`;
+  }
   return sanitizeDocument(document);
+}
+
+/**
+ * Redoc's page for a document (Redocly build-docs, self-contained, with redocly.yaml's options and
+ * the page template), before finishPage.
+ * @param {unknown} documentForPage what docsDocument returned
+ * @returns {Promise<string>}
+ */
+export async function renderWithRedoc(documentForPage) {
+  const { execFile } = await import("node:child_process");
+  const { mkdtemp, readFile, rm, writeFile } = await import("node:fs/promises");
+  const { tmpdir } = await import("node:os");
+  const { promisify } = await import("node:util");
+  const tmp = await mkdtemp(join(tmpdir(), "dms-docs-"));
+  try {
+    const input = join(tmp, "openapi.json");
+    const output = join(tmp, "index.html");
+    await writeFile(input, JSON.stringify(documentForPage, null, 2));
+    const redocly = join(root, "node_modules", "@redocly", "cli", "bin", "cli.js");
+    const args = ["build-docs", input, "-o", output, "--inlineBundle", "--config", join(root, "redocly.yaml"), "--lint-config", "off"];
+    await promisify(execFile)(process.execPath, [redocly, ...args], { cwd: root });
+    return await readFile(output, "utf8");
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
 }
 
 /** The console script (src/docs-console/index.ts with the simulator core), minified, for an inline <script>. */

@@ -315,11 +315,12 @@ function main(): void {
       else if (heading) heading.after(element);
       else section.append(element);
     }
-    const guide = document.getElementById(GUIDE_SECTION);
+    // The guide: after the section's text (Redoc wraps a description section in data-section-id).
+    const guide = document.querySelector(`[data-section-id="/${GUIDE_SECTION}"]`);
     const patch = byId.get("patchdeployment");
     if (guide && patch) {
       const element = consoleFor("guide", () => guideConsole(patch));
-      if (!guide.contains(element)) (guide.firstElementChild ?? guide).append(element);
+      if (guide.lastElementChild !== element) guide.append(element);
     }
   };
   let queued = false;
