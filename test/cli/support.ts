@@ -4,7 +4,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { join } from "node:path";
 import { ROOT } from "../support/document.js";
 
-export const DMS = join(ROOT, "dist/cli/main.js");
+export const DMS = process.env.DMS_UNDER_TEST ?? join(ROOT, "dist/cli/main.js");
 export const API_KEY = "cli-test-key";
 
 export interface DmsResult {
