@@ -288,13 +288,10 @@ function openState(sqlite: Sqlite, file: string, importFrom: string | undefined)
     } else {
       const check = db.prepare("PRAGMA quick_check").all() as { quick_check: string }[];
       if (check.length !== 1 || check[0]!.quick_check !== "ok") {
-        throw new StateFileError(
-          file,
-          `it is damaged (${check
-            .map((c) => c.quick_check)
-            .slice(0, 3)
-            .join("; ")})`,
-        );
+        const found = check.map((c) => c.quick_check);
+        // quick_check also checks every row against the schema's NOT NULL and CHECK constraints.
+        const rows = found.every((line) => /^(CHECK constraint failed|NULL value in)/.test(line));
+        throw new StateFileError(file, `${rows ? "rows break the schema's constraints" : "it is damaged"} (${found.slice(0, 3).join("; ")})`);
       }
       const orphan = db.prepare("PRAGMA foreign_key_check").get() as { table: string; rowid: number } | undefined;
       if (orphan) throw new StateFileError(file, `row ${orphan.rowid} of ${orphan.table} belongs to no deployment`);
