@@ -1,14 +1,14 @@
 // kill -9 in the middle of a burst of writes: the compiled CLI with --state, 200 concurrent PATCHes
 // (20 at a time, each setting a distinct custom_url on its own deployment), SIGKILL once 60 of them
-// were answered, then a restart on the same files. Every PATCH answered 200 is there, no PATCH that
+// were answered, then a restart on the same file. Every PATCH answered 200 is there, no PATCH that
 // was never sent is, and the ones in flight at the kill are either there or not, nothing else.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, expect, it } from "vitest";
-import { createStateFilePersistence } from "../../src/simulator/node/state-file.js";
+import { createStateFilePersistence } from "../../src/simulator/node/index.js";
 import { ROOT } from "../support/document.js";
 
 const work = mkdtempSync(join(tmpdir(), "dms-kill-"));
@@ -55,7 +55,7 @@ async function customUrl(url: string, id: string): Promise<string | null | undef
 }
 
 it("SIGKILL during a burst of concurrent PATCHes keeps every acknowledged write and nothing unsent", async () => {
-  const file = join(work, "state.json");
+  const file = join(work, "state.sqlite");
   const first = startCli(file);
   const url = await first.url;
   const ids = await deploymentIds(url);
@@ -115,42 +115,46 @@ it("SIGKILL during a burst of concurrent PATCHes keeps every acknowledged write 
   expect(second.child.exitCode).toBe(0);
 });
 
-// The same with the persistence alone in a child process, folding its journal every few writes
-// into a 2 MB snapshot, so the kill lands in the middle of a fold (temp file written, renamed, journal
-// cut) as often as not. Eight writers each bump a counter of their own; a counter's last
-// acknowledged value must be there after the restart, and at most the one value in flight beyond it.
+// The same with the persistence alone in a child process, so the kill lands in the middle of a
+// commit as often as not. Eight writers each bump a counter of their own (the deployment's name),
+// each bump also saving a revision and dropping an old one; a counter's last acknowledged value must
+// be there after the restart, at most the one value in flight beyond it, and its revisions with it.
 const CHILD = `
-import { createStateFilePersistence } from "./dist/simulator/node/state-file.js";
-import { applyChange } from "./dist/simulator/core/changes.js";
+import { createStateFilePersistence } from "./dist/simulator/node/index.js";
 const file = process.argv[1];
-const persistence = createStateFilePersistence(file, { compactBytes: 4096, warn: (line) => console.error(line) });
-const record = (id, n) => ({ deployment: { id, name: String(n), notes: "x".repeat(200) }, revisions: [] });
+const persistence = createStateFilePersistence(file);
+const row = (id, n) => ({
+  deployment: { id, name: String(n), tenant_id: "kill", status: "READY", source_revision_config: {}, notes: "x".repeat(200) },
+  deployment_type: "dev", remote_reconciled: false, tag_value_ids: [], fail_next: null,
+});
+const revision = (id, n) => ({
+  revision: { id: id + ":" + n, created_at: new Date(n).toISOString(), updated_at: new Date(n).toISOString(), status: "DEPLOYED", source: "scm_host", source_revision_config: {} },
+  remote_reconciled: false, step_at_ms: n, fail_with: null,
+});
 let state = await persistence.load();
-persistence.attach(() => state);
 if (!state) {
-  const seed = { format: "dms-simulator-state", version: 1, clock_offset_ms: 0, last_created_ms: 0, listeners: [], providers: [], connections: {}, repositories: { scm: {}, forge: {} },
-    deployments: Array.from({ length: 2000 }, (_, i) => ({ deployment: { id: "filler-" + i, notes: "y".repeat(1000) }, revisions: [] })) };
-  await persistence.append([{ op: "replace_state", state: seed }]);
-  state = seed;
+  state = { format: "dms-simulator-state", version: 1, clock_offset_ms: 0, last_created_ms: 0, listeners: [], providers: [], connections: {}, repositories: { scm: {}, forge: {} },
+    deployments: Array.from({ length: 2000 }, (_, i) => ({ ...row("filler-" + i, 0), revisions: [] })) };
+  await persistence.append([{ op: "replace_state", state }]);
 }
 console.log("ready");
 await Promise.all(Array.from({ length: 8 }, async (_, w) => {
-  const saved = state.deployments.find((d) => d.deployment.id === "writer-" + w);
+  const id = "writer-" + w;
+  const saved = state.deployments.find((d) => d.deployment.id === id);
   for (let n = Number(saved?.deployment.name ?? 0) + 1; ; n++) {
-    const change = { op: "put_deployment", record: record("writer-" + w, n) };
+    const changes = [{ op: "put_deployment", row: row(id, n) }, { op: "put_revision", deployment_id: id, record: revision(id, n) }];
+    if (n > 3) changes.push({ op: "delete_revision", deployment_id: id, revision_id: id + ":" + (n - 3) });
     console.log("sent " + w + " " + n);
-    await persistence.append([change]);
-    state = applyChange(state, change);
+    await persistence.append(changes);
     console.log("ack " + w + " " + n);
   }
 }));
 `;
 
-it("SIGKILL while the journal is being folded into the snapshot, five times over, loses no acknowledged write and leaves no temp file", async () => {
-  // A directory of its own, so the temp-file check sees only this state file.
-  const dir = join(work, "folding");
+it("SIGKILL in the middle of grouped commits, five times over, loses no acknowledged write and keeps each write whole", async () => {
+  const dir = join(work, "commits");
   mkdirSync(dir);
-  const file = join(dir, "state.json");
+  const file = join(dir, "state.sqlite");
   for (let cycle = 0; cycle < 5; cycle++) {
     const child = spawn(process.execPath, ["--input-type=module", "-e", CHILD, file], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
     children.push(child);
@@ -165,26 +169,26 @@ it("SIGKILL while the journal is being folded into the snapshot, five times over
       if (kind === "sent") sent.set(Number(w), Number(n));
       if (kind === "ack") {
         acknowledged.set(Number(w), Number(n));
-        // Acks come between folds; a random delay puts the kill anywhere in the fold that follows.
-        if (++acks === 150) setTimeout(() => child.kill("SIGKILL"), Math.random() * 60);
+        // A random delay puts the kill anywhere in the commits that follow.
+        if (++acks === 150) setTimeout(() => child.kill("SIGKILL"), Math.random() * 30);
       }
     });
     await exited;
     expect(child.signalCode, stderr).toBe("SIGKILL");
     expect(stderr).toBe("");
 
-    const warnings: string[] = [];
-    const persistence = createStateFilePersistence(file, { warn: (line) => warnings.push(line) });
+    const persistence = createStateFilePersistence(file);
     const state = await persistence.load();
     await persistence.close();
-    // A kill cannot tear a write the kernel already has; a torn record would only be warned about.
-    for (const warning of warnings) expect(warning).toMatch(/cut short.*ignored/);
     expect(state!.deployments.filter((d) => d.deployment.id.startsWith("filler-"))).toHaveLength(2000);
     for (let w = 0; w < 8; w++) {
-      const kept = Number(state!.deployments.find((d) => d.deployment.id === `writer-${w}`)?.deployment.name ?? 0);
+      const record = state!.deployments.find((d) => d.deployment.id === `writer-${w}`);
+      const kept = Number(record?.deployment.name ?? 0);
       expect(kept, `cycle ${cycle}, writer ${w}`).toBeGreaterThanOrEqual(acknowledged.get(w) ?? 0);
       expect(kept, `cycle ${cycle}, writer ${w}`).toBeLessThanOrEqual(sent.get(w) ?? 0);
+      // Each write is whole: the deployment row, its revision and the dropped one went together.
+      const revisions = (record?.revisions ?? []).map((r) => r.revision.id);
+      expect(revisions, `cycle ${cycle}, writer ${w}`).toEqual([kept - 2, kept - 1, kept].filter((n) => n > 0).map((n) => `writer-${w}:${n}`));
     }
-    expect(readdirSync(dir).filter((name) => name.endsWith(".tmp"))).toEqual([]);
   }
 });
