@@ -77,6 +77,13 @@ export const SIMULATE_FLAGS = {
   "seed-deployments": { type: "string", placeholder: "N", description: "deployments in the seed", default: "30", env: "SIMULATOR_SEED_DEPLOYMENTS" },
   "allowed-host": { type: "string", multiple: true, placeholder: "NAME", description: "another Host name to answer besides the loopback ones" },
   "cors-origin": { type: "string", multiple: true, placeholder: "ORIGIN", description: "another browser origin allowed besides loopback ones" },
+  latency: { type: "string", placeholder: "MS|MIN-MAX", description: "wait before each API answer: 200, or a range such as 100-800" },
+  fail: {
+    type: "string",
+    multiple: true,
+    placeholder: "OPERATION:FAULT[:COUNT]",
+    description: "fail the next COUNT (default 1) requests of OPERATION (an operationId, or *) with 429, 500, 503 or drop",
+  },
   quiet: { type: "boolean", description: "no request log" },
 } as const;
 

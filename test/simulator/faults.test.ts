@@ -1,8 +1,12 @@
 // Latency and faults on demand: createSimulator options, the simulator's methods, the control API
 // (POST /_simulator/latency, /faults, /faults/clear) in-process and over HTTP, and their validation.
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { problemDetails } from "../../src/shared/problems.js";
 import { createSimulator, SEED_IDS, SimulatorControlError, startSimulator, type RunningSimulator } from "../../src/simulator/node/index.js";
+import { ROOT } from "../support/document.js";
 import { API_KEY, Client } from "./support.js";
 
 const BASE = "https://sim.example.test";
@@ -121,4 +125,49 @@ describe("faults over HTTP (the control API and node:http)", () => {
     expect(refused.status).toBe(422);
     await client.request("POST", "/_simulator/faults/clear", {});
   });
+});
+
+describe("dms-simulator --latency and --fail", () => {
+  /** Runs the bin until it prints its URL (or exits); the caller stops it. */
+  function run(args: string[]) {
+    const child = spawn(process.execPath, [join(ROOT, "dist/simulator/node/cli.js"), "--port", "0", "--quiet", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (c) => (stderr += c));
+    const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const url = new Promise<string | undefined>((resolve) => {
+      createInterface({ input: child.stdout }).once("line", resolve);
+      exit.then(() => resolve(undefined));
+    });
+    return { child, url, exit, stderr: () => stderr };
+  }
+
+  it("starts with the latency and the faults given", async () => {
+    const sim = run(["--latency", "10-20", "--fail", "getDeployment:503:2", "--fail", "*:429"]);
+    try {
+      const url = await sim.url;
+      const status = await (await fetch(`${url}/_simulator`)).json();
+      expect(status.latency).toEqual({ min_ms: 10, max_ms: 20 });
+      expect(status.faults).toEqual([
+        { operation: "getDeployment", count: 2, fault: 503, retry_after_seconds: 1 },
+        { operation: "*", count: 1, fault: 429, retry_after_seconds: 1 },
+      ]);
+      expect((await fetch(`${url}${deploymentPath}`, { headers })).status).toBe(503);
+    } finally {
+      sim.child.kill("SIGTERM");
+      await sim.exit;
+    }
+  });
+
+  for (const [args, message] of [
+    [["--latency", "fast"], /--latency must be milliseconds/],
+    [["--latency", "70000"], /--latency: ms must be a whole number of milliseconds from 0 to 60000/],
+    [["--fail", "getDeployment:404"], /--fail must be OPERATION:FAULT\[:COUNT\]/],
+    [["--fail", "noSuchOperation:503"], /--fail noSuchOperation:503: operation must be an operationId/],
+  ] as const) {
+    it(`refuses ${args.join(" ")} with a message naming the flag`, async () => {
+      const sim = run([...args]);
+      expect(await sim.exit).toBe(1);
+      expect(sim.stderr()).toMatch(message);
+    });
+  }
 });

@@ -2,7 +2,7 @@
 // is given, a SQLite database through node:sqlite) as its persistence. This is the only part of the
 // simulator that needs Node; node:sqlite is loaded only when there is a state file.
 import type { AddressInfo } from "node:net";
-import { createSimulator, type Simulator } from "../core/simulator.js";
+import { createSimulator, type Simulator, type SimulatorFault, type SimulatorLatency } from "../core/simulator.js";
 import { createSqlitePersistence } from "./sqlite-persistence.js";
 import { createNodeServer } from "./http.js";
 
@@ -29,6 +29,10 @@ export interface SimulatorOptions {
   corsOrigins?: string[];
   /** No request log and no notices. */
   quiet?: boolean;
+  /** Milliseconds to wait before each API answer, fixed or a range (createSimulator's `latency`). */
+  latency?: SimulatorLatency;
+  /** Requests that fail from the start (createSimulator's `faults`). */
+  faults?: SimulatorFault[];
 }
 
 export interface RunningSimulator {
@@ -52,6 +56,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     ...(options.seedDeployments !== undefined ? { seedDeployments: options.seedDeployments } : {}),
     ...(options.apiKeys ? { apiKeys: options.apiKeys } : {}),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.latency !== undefined ? { latency: options.latency } : {}),
+    ...(options.faults ? { faults: options.faults } : {}),
     ...(stateFile ? { persistence: createSqlitePersistence(stateFile, options.importStateFrom ? { importFrom: options.importStateFrom } : {}) } : {}),
   });
   // A state file that cannot be used throws here, before anything could overwrite it.
