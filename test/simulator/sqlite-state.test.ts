@@ -2,7 +2,7 @@
 // at the same moment), the file's mode, owner and symlink kept over 1,000 writes, a write history
 // that survives a restart exactly, and files the simulator refuses (rows it could not serve,
 // another program's database, a damaged file, a 1.0 state file), each left byte for byte as it was.
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   chownSync,
@@ -340,5 +340,42 @@ describe("a 1.0 state file (a JSON snapshot and a journal)", () => {
     const error = await refusal({ stateFile: file, importStateFrom: old });
     expect(error.message).toMatch(/already exists/);
     expect(existsSync(file)).toBe(true);
+  });
+});
+
+describe("a Node without node:sqlite", () => {
+  /** A Node on this machine older than 22.13 (the machines this is built on ship Node 20), if there is one. */
+  function oldNode(): string | undefined {
+    for (const candidate of ["/usr/bin/node", "/usr/local/bin/node", "/bin/node"]) {
+      if (!existsSync(candidate)) continue;
+      const version = spawnSync(candidate, ["-p", "process.versions.node"], { encoding: "utf8" }).stdout.trim();
+      const [major = 0, minor = 0] = version.split(".").map(Number);
+      if (major < 22 || (major === 22 && minor < 13)) return candidate;
+    }
+    return undefined;
+  }
+
+  it("dms simulate --state and dms-simulator --state say in one line which Node they need (exit 2); without --state the simulator starts", async (context) => {
+    const node = oldNode();
+    if (!node) context.skip("no Node older than 22.13 on this machine");
+    const file = join(work, "old-node.sqlite");
+    for (const args of [
+      ["dist/cli/main.js", "simulate", "--port", "0", "--state", file],
+      ["dist/simulator/node/cli.js", "--port", "0", "--state", file],
+    ]) {
+      const run = spawnSync(node!, args, { cwd: ROOT, encoding: "utf8", timeout: 20_000 });
+      expect(run.status, run.stderr).toBe(2);
+      expect(run.stderr.trim().split("\n")).toHaveLength(1);
+      expect(run.stderr).toMatch(/needs Node\.js 22\.13 or later .* this is Node\.js 2\d\./);
+      expect(existsSync(file)).toBe(false);
+    }
+    const child = spawn(node!, ["dist/cli/main.js", "simulate", "--port", "0", "--quiet"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    children.push(child);
+    const url = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout! }).once("line", resolve);
+      child.once("exit", (code) => reject(new Error(`exited ${code}`)));
+    });
+    expect((await fetch(`${url}${path}`, { headers: { "x-api-key": "k" } })).status).toBe(200);
+    child.kill("SIGTERM");
   });
 });
