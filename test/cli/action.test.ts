@@ -1,0 +1,206 @@
+// The GitHub Action (action.yml at the root), run the way the runner runs a composite action: each
+// step's `env` and `run` with the `${{ }}` expressions filled from the `with:` inputs (or their
+// defaults), bash started as the runner starts it (`bash --noprofile --norc -eo pipefail`), a
+// GITHUB_OUTPUT file per step, and the action's outputs read from the steps' outputs. Against the
+// simulator, with the CLI this checkout built.
+import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { type RunningSimulator, startSimulator } from "../../src/simulator/node/index.js";
+import { ROOT } from "../support/document.js";
+import { API_KEY, cleanEnv, SimulatorControl } from "./support.js";
+
+interface ActionFile {
+  inputs: Record<string, { required?: boolean; default?: string }>;
+  outputs: Record<string, { value: string }>;
+  runs: { using: string; steps: { id: string; shell: string; env?: Record<string, string>; run: string }[] };
+}
+
+const action = parse(await readFile(join(ROOT, "action.yml"), "utf8")) as ActionFile;
+
+let simulator: RunningSimulator;
+let sim: SimulatorControl;
+let ids: string[];
+let work: string;
+
+beforeAll(async () => {
+  simulator = await startSimulator({ port: 0, stepSeconds: 0.05, quiet: true });
+  sim = new SimulatorControl(simulator.url);
+  ids = await sim.deploymentIds();
+  work = await mkdtemp(join(tmpdir(), "dms-action-"));
+});
+afterAll(async () => {
+  await simulator?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+/** `name=value` lines and `name<<DELIMITER` blocks, as the runner reads GITHUB_OUTPUT. */
+function readOutputs(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const heredoc = /^([^=<]+)<<(.+)$/.exec(line);
+    if (heredoc) {
+      const end = lines.indexOf(heredoc[2]!, i + 1);
+      outputs[heredoc[1]!] = lines.slice(i + 1, end).join("\n");
+      i = end;
+    } else if (line.includes("=")) {
+      outputs[line.slice(0, line.indexOf("="))] = line.slice(line.indexOf("=") + 1);
+    }
+  }
+  return outputs;
+}
+
+interface ActionRun {
+  outputs: Record<string, string>;
+  /** The exit code of the step that ended the run (0 when every step succeeded). */
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the action's steps like the runner: `with` are the inputs, `stepEnv` the caller step's env. */
+async function runAction(
+  withInputs: Record<string, string>,
+  options: { stepEnv?: Record<string, string>; actionPath?: string; path?: string } = {},
+): Promise<ActionRun> {
+  const inputs: Record<string, string> = {};
+  for (const [name, input] of Object.entries(action.inputs)) {
+    const value = withInputs[name] ?? input.default ?? "";
+    if (input.required && value === "") throw new Error(`the runner refuses a missing required input: ${name}`);
+    inputs[name] = value;
+  }
+  const steps: Record<string, Record<string, string>> = {};
+  const expand = (text: string) =>
+    text.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_all, expression: string) => {
+      const input = /^inputs\.([\w-]+)$/.exec(expression);
+      if (input) return inputs[input[1]!] ?? "";
+      if (expression === "github.action_path") return options.actionPath ?? ROOT;
+      const output = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(expression);
+      if (output) return steps[output[1]!]?.[output[2]!] ?? "";
+      throw new Error(`an expression this test does not evaluate: ${expression}`);
+    });
+  const run: ActionRun = { outputs: {}, code: 0, stdout: "", stderr: "" };
+  expect(action.runs.using).toBe("composite");
+  for (const step of action.runs.steps) {
+    expect(step.shell).toBe("bash");
+    const dir = join(work, randomUUID());
+    await mkdir(dir);
+    const output = join(dir, "output");
+    const script = join(dir, "step.sh");
+    await Promise.all([writeFile(output, ""), writeFile(script, expand(step.run))]);
+    const env = cleanEnv({
+      ...options.stepEnv,
+      ...Object.fromEntries(Object.entries(step.env ?? {}).map(([name, value]) => [name, expand(value)])),
+      GITHUB_ACTIONS: "true",
+      GITHUB_OUTPUT: output,
+      RUNNER_TEMP: dir,
+      // The runner's node: the one that runs this test.
+      PATH: `${options.path ? `${options.path}:` : ""}${join(process.execPath, "..")}:${process.env.PATH}`,
+    });
+    const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], { env }, (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+      ),
+    );
+    run.stdout += result.stdout;
+    run.stderr += result.stderr;
+    steps[step.id] = readOutputs(await readFile(output, "utf8"));
+    if (result.code !== 0) {
+      run.code = result.code;
+      break;
+    }
+  }
+  run.outputs = Object.fromEntries(Object.entries(action.outputs).map(([name, output]) => [name, expand(output.value)]));
+  return run;
+}
+
+const connection = () => ({ "base-url": simulator.url, "api-key": API_KEY });
+
+describe.concurrent("action.yml", () => {
+  it("declares the inputs and outputs the docs use", () => {
+    expect(Object.keys(action.inputs)).toEqual(
+      expect.arrayContaining(["deployment-id", "ref", "base-url", "api-key", "tenant-id", "timeout", "wait", "secrets-from-env"]),
+    );
+    expect(Object.keys(action.outputs)).toEqual(["deployment-id", "revision-id", "status", "exit-code"]);
+  });
+
+  it("deploys: outputs the revision the patch created and DEPLOYED, sends the secrets, never prints them", async () => {
+    const id = ids[20]!;
+    const secret = `action-secret-${randomUUID()}`;
+    const run = await runAction(
+      { ...connection(), "deployment-id": id, ref: "release/3.0", "secrets-from-env": "OPENAI_API_KEY,\nOTHER_TOKEN", interval: "20ms" },
+      { stepEnv: { OPENAI_API_KEY: secret, OTHER_TOKEN: "other-token-value" } },
+    );
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const deployment = await sim.get(`/v2/deployments/${id}`);
+    expect(deployment.source_revision_config.repo_ref).toBe("release/3.0");
+    expect(deployment.secrets.map((s: { name: string }) => s.name).sort()).toEqual(["OPENAI_API_KEY", "OTHER_TOKEN"]);
+    expect(run.outputs).toEqual({ "deployment-id": id, "revision-id": deployment.latest_revision_id, status: "DEPLOYED", "exit-code": "0" });
+    expect(run.stdout + run.stderr).not.toContain(secret);
+  });
+
+  it("a failed revision fails the step with exit 1, and the outputs still say which revision and why", async () => {
+    const id = ids[21]!;
+    await sim.failNext(id, "BUILD_FAILED");
+    const run = await runAction({ ...connection(), "deployment-id": id, ref: "main", interval: "20ms" });
+    expect(run.code).toBe(1);
+    expect(run.outputs).toMatchObject({ "deployment-id": id, status: "BUILD_FAILED", "exit-code": "1" });
+    expect(run.outputs["revision-id"]).toBe((await sim.get(`/v2/deployments/${id}`)).latest_revision_id);
+    expect(run.stderr).toMatch(/^::error title=dms deploy::/m);
+  });
+
+  it('wait: "false" creates the revision and ends at once', async () => {
+    const id = ids[22]!;
+    const run = await runAction({ ...connection(), "deployment-id": id, "image-uri": "registry.example.com/app:2", wait: "false" });
+    expect(run.code).toBe(0);
+    expect(run.outputs["revision-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(run.outputs.status).toBe("");
+  });
+
+  it("an input is data, never code: a ref with $(...) and quotes is sent as it is", async () => {
+    const id = ids[23]!;
+    const marker = join(work, "pwned");
+    const ref = `x"; touch ${marker}; echo "$(touch ${marker})`;
+    const run = await runAction({ ...connection(), "deployment-id": id, ref, wait: "false" });
+    expect(run.code).toBe(0);
+    expect((await sim.get(`/v2/deployments/${id}`)).source_revision_config.repo_ref).toBe(ref);
+    await expect(readFile(marker)).rejects.toThrow(/ENOENT/);
+  });
+
+  it("bad inputs are usage errors (exit 2) named by dms: an id that is not a UUID, a bad wait", async () => {
+    const run = await runAction({ ...connection(), "deployment-id": "my-deployment", ref: "main" });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('<deployment-id> "my-deployment" is not a UUID');
+    expect(run.outputs["exit-code"]).toBe("2");
+    const badWait = await runAction({ ...connection(), "deployment-id": ids[0]!, ref: "main", wait: "yes" });
+    expect(badWait.code).toBe(2);
+  });
+
+  it("without a build in the action's checkout, installs the package of the same version", async () => {
+    // An action checkout with no dist/, and an npm that records what it was asked and installs this checkout.
+    const checkout = join(work, "checkout");
+    const bin = join(work, "bin");
+    await Promise.all([mkdir(checkout), mkdir(bin)]);
+    const { version } = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8"));
+    await writeFile(join(checkout, "package.json"), JSON.stringify({ name: "deployment-management-api", version }));
+    const log = join(work, "npm-args");
+    await writeFile(
+      join(bin, "npm"),
+      `#!/bin/sh\necho "$@" > "${log}"\nprefix="$3"\nmkdir -p "$prefix/node_modules"\nln -s "${ROOT}" "$prefix/node_modules/deployment-management-api"\n`,
+      { mode: 0o755 },
+    );
+    const run = await runAction({ ...connection(), "deployment-id": ids[24]!, ref: "main", wait: "false" }, { actionPath: checkout, path: bin });
+    expect(run.code).toBe(0);
+    expect(await readFile(log, "utf8")).toMatch(
+      new RegExp(`^install --prefix \\S+/dms-${version.replace(/\./g, "\\.")} .*deployment-management-api@${version.replace(/\./g, "\\.")}\\n$`),
+    );
+    expect(run.outputs["revision-id"]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
