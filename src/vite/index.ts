@@ -17,7 +17,7 @@ import { REQUEST_BOUNDS } from "../local-server/bounds.js";
 import { isAllowedOrigin } from "../local-server/policy.js";
 import type { SimRequest } from "../simulator/core/handler.js";
 import { problem, replyBody, type Reply } from "../simulator/core/reply.js";
-import { createSimulator, type Simulator } from "../simulator/core/simulator.js";
+import { createSimulator, type Simulator, type SimulatorFault, type SimulatorLatency } from "../simulator/core/simulator.js";
 
 export interface SimulatorPluginOptions {
   /** The path the simulator is served under, such as `/dms` (the default): `/dms/v2/deployments` is the simulator's `/v2/deployments`. */
@@ -30,6 +30,10 @@ export interface SimulatorPluginOptions {
   state?: string;
   /** Accepted X-Api-Key values; by default any non-empty key. */
   apiKeys?: readonly string[];
+  /** Milliseconds to wait before each API answer (fixed, or `{ minMs, maxMs }`), so loading states show; default 0. */
+  latency?: SimulatorLatency;
+  /** Requests that fail from the start (429, 500, 503 or a dropped connection), as `sim.injectFault` adds them. */
+  faults?: readonly SimulatorFault[];
 }
 
 /** What the plugin offers other plugins and scripts (`plugin.api`): the simulator it serves. */
@@ -75,12 +79,24 @@ export function simulatorPlugin(options: SimulatorPluginOptions = {}): Simulator
   if (apiKeys !== undefined && (!Array.isArray(apiKeys) || apiKeys.some((k) => typeof k !== "string" || k === ""))) {
     throw new TypeError("simulatorPlugin: apiKeys must be an array of non-empty strings.");
   }
+  if (options.latency !== undefined || options.faults !== undefined) {
+    // Checked now, by the simulator's own rules, so a bad value stops the config from loading.
+    try {
+      createSimulator({
+        seedDeployments: 0,
+        ...(options.latency !== undefined ? { latency: options.latency } : {}),
+        ...(options.faults !== undefined ? { faults: options.faults } : {}),
+      });
+    } catch (error) {
+      throw new TypeError(`simulatorPlugin: ${(error as Error).message.replace(/^createSimulator: /, "")}`);
+    }
+  }
   let root = process.cwd();
 
   const stateFile = () => (options.state === undefined ? undefined : isAbsolute(options.state) ? options.state : resolve(root, options.state));
   // One simulator per prefix and state file; the same options find the same simulator again.
   const key = () => JSON.stringify([prefix, stateFile() ?? null]);
-  const signature = () => JSON.stringify([stepSeconds ?? null, seedDeployments ?? null, apiKeys ?? null]);
+  const signature = () => JSON.stringify([stepSeconds ?? null, seedDeployments ?? null, apiKeys ?? null, options.latency ?? null, options.faults ?? null]);
 
   async function simulator(): Promise<Simulator> {
     const found = registry.get(key());
@@ -97,6 +113,8 @@ export function simulatorPlugin(options: SimulatorPluginOptions = {}): Simulator
         ...(stepSeconds !== undefined ? { stepSeconds } : {}),
         ...(seedDeployments !== undefined ? { seedDeployments } : {}),
         ...(apiKeys ? { apiKeys } : {}),
+        ...(options.latency !== undefined ? { latency: options.latency } : {}),
+        ...(options.faults !== undefined ? { faults: options.faults } : {}),
         ...(persistence ? { persistence } : {}),
       });
       await sim.ready;

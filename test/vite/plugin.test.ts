@@ -225,6 +225,32 @@ describe("simulatorPlugin in vite dev (the packed package)", () => {
     );
   });
 
+  it("serves the faults and the latency asked for: a 503, a dropped connection, a slow answer", async () => {
+    const added = await json(`${origin}/dms/_simulator/faults`, { method: "POST", body: JSON.stringify({ operation: "getDeployment", fault: 503 }) });
+    expect(added.status).toBe(200);
+    const failed = await json(`${origin}/dms/v2/deployments/${DEPLOYMENT_ID}`);
+    expect(failed.status).toBe(503);
+    expect(failed.type).toBe("application/problem+json");
+    expect((await json(`${origin}/dms/v2/deployments/${DEPLOYMENT_ID}`)).status).toBe(200);
+
+    await json(`${origin}/dms/_simulator/faults`, { method: "POST", body: JSON.stringify({ operation: "listDeployments", fault: "drop" }) });
+    await expect(fetch(`${origin}/dms/v2/deployments`, { headers: { "x-api-key": "dev" } })).rejects.toThrow(TypeError);
+    expect((await json(`${origin}/dms/v2/deployments`)).status).toBe(200);
+
+    const { simulatorPlugin } = (await import(pluginUrl)) as { simulatorPlugin: typeof SimulatorPluginFn };
+    const slow = simulatorPlugin({ prefix: "/slow", latency: 400 });
+    const vite = await createServer({ root: app, configFile: false, logLevel: "silent", plugins: [slow], server: { host: "127.0.0.1", port: 0, watch: null } });
+    await vite.listen();
+    try {
+      const started = performance.now();
+      expect((await json(`${originOf(vite)}/slow/v2/deployments?limit=1`)).status).toBe(200);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(390);
+    } finally {
+      await vite.close();
+      await slow.api.close();
+    }
+  });
+
   it("names the option that is wrong", async () => {
     const { simulatorPlugin } = (await import(pluginUrl)) as { simulatorPlugin: typeof SimulatorPluginFn };
     expect(() => simulatorPlugin({ prefix: "dms" })).toThrow(/prefix/);
@@ -234,6 +260,8 @@ describe("simulatorPlugin in vite dev (the packed package)", () => {
     expect(() => simulatorPlugin({ seedDeployments: Number.NaN })).toThrow(/seedDeployments/);
     expect(() => simulatorPlugin({ state: "" })).toThrow(/state/);
     expect(() => simulatorPlugin({ apiKeys: [""] })).toThrow(/apiKeys/);
+    expect(() => simulatorPlugin({ latency: -1 })).toThrow(/^simulatorPlugin: latency/);
+    expect(() => simulatorPlugin({ faults: [{ fault: 418 as 500 }] })).toThrow(/^simulatorPlugin: faults/);
   });
 });
 
