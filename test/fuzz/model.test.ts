@@ -296,9 +296,9 @@ it(
           }
         },
       ),
-      budget(60, 0.25),
+      budget(60, 0.9),
     );
     report("model", runs, started, { commands: steps });
   },
-  timeout(60_000, 0.25),
+  timeout(60_000, 0.9),
 );
