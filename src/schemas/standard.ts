@@ -28,7 +28,12 @@ export interface StandardSchemaV1<Input = unknown, Output = Input> {
 
 /** A schema of the document as a Standard Schema: validates synchronously; input and output are the schema's type. */
 export interface DmsSchema<T> extends StandardSchemaV1<T, T> {
-  readonly "~standard": StandardSchemaV1<T, T>["~standard"] & { readonly validate: (value: unknown) => StandardResult<T> };
+  readonly "~standard": {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => StandardResult<T>;
+    readonly types?: { readonly input: T; readonly output: T } | undefined;
+  };
 }
 
 export const VENDOR = "deployment-management-api";
