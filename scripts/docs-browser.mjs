@@ -36,11 +36,11 @@ export async function launchChromium() {
 const LOCAL_SCHEMES = /^(file|data|blob|about):/;
 
 /**
- * Opens a page that may load only file:, data: and blob: URLs. Everything else is aborted and
+ * Opens the docs page (or another built page, `url`) where it may load only file:, data: and blob: URLs. Everything else is aborted and
  * recorded in `outsideRequests`; what the page's Content-Security-Policy refuses before it is
  * even requested is recorded in `refusedByPolicy`.
  */
-export async function openOfflinePage(browser, { width = 1280, height = 800 } = {}) {
+export async function openOfflinePage(browser, { width = 1280, height = 800, url = DOCS_URL } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, serviceWorkers: "block" });
   const page = await context.newPage();
   const outsideRequests = [];
@@ -60,7 +60,7 @@ export async function openOfflinePage(browser, { width = 1280, height = 800 } = 
     });
   });
   page.on("pageerror", (error) => pageErrors.push(error.message));
-  await page.goto(DOCS_URL);
+  await page.goto(url);
   await sidebarGroups(page).first().waitFor();
   return { page, context, outsideRequests, refusedByPolicy, pageErrors };
 }
