@@ -509,7 +509,30 @@ const bodyBounds: Mutation = (parts) => {
   });
 };
 
-export const MUTATIONS: Record<string, Mutation> = { queryValue, queryShape, pathValue, headerShape, mediaType, bodyShape, bodyBytes, bodyBounds };
+/** The same request in another shape of HTTP: HEAD for a GET, a chunked or 100-continue upload, a percent-escaped or `+`-spaced query. */
+const transport: Mutation = (parts) => {
+  const original = toCase(parts);
+  const variants: [string, () => Case, Expectation][] = [];
+  if (original.method === "GET") variants.push(["HEAD instead of GET", () => ({ ...original, method: "HEAD" }), "equivalent"]);
+  if (original.body) {
+    variants.push(
+      ["a chunked upload", () => ({ ...original, headers: [...original.headers, ["transfer-encoding", "chunked"]] }), "equivalent"],
+      ["Expect: 100-continue", () => ({ ...original, headers: [...original.headers, ["expect", "100-continue"]] }), "equivalent"],
+    );
+  }
+  if (parts.query.length > 0) {
+    const [name] = parts.query[0]!;
+    const escaped = name.replace(/[a-z]/, (c) => `%${c.charCodeAt(0).toString(16)}`);
+    variants.push(
+      [`query name ${escaped}`, () => ({ ...original, target: original.target.replace(`?${encode(name)}=`, `?${escaped}=`) }), "equivalent"],
+      ["query with + for spaces", () => ({ ...original, target: original.target.replace(/%20/g, "+") }), "equivalent"],
+    );
+  }
+  if (variants.length === 0) return undefined;
+  return fc.constantFrom(...variants).map(([mutation, make, expect]) => ({ ...make(), mutation: `transport ${mutation}`, expect, original }));
+};
+
+export const MUTATIONS: Record<string, Mutation> = { queryValue, queryShape, pathValue, headerShape, mediaType, bodyShape, bodyBytes, bodyBounds, transport };
 
 /** Any case for one operation: the valid request (a quarter of the time) or one mutation of it. */
 export function caseFor(op: OperationEntry, mutations: readonly string[] = Object.keys(MUTATIONS)): fc.Arbitrary<Case> {
