@@ -14,6 +14,7 @@ export interface OfflinePage {
   refusedByPolicy: string[];
   pageErrors: string[];
 }
+export declare function offlinePage(browser: Browser, viewport?: { width?: number; height?: number }): Promise<OfflinePage>;
 export declare function openOfflinePage(browser: Browser, options?: { width?: number; height?: number; url?: string }): Promise<OfflinePage>;
 export declare function sidebarGroups(page: Page): Locator;
 export interface SidebarOperation {

@@ -36,11 +36,11 @@ export async function launchChromium() {
 const LOCAL_SCHEMES = /^(file|data|blob|about):/;
 
 /**
- * Opens the docs page (or another built page, `url`) where it may load only file:, data: and blob: URLs. Everything else is aborted and
- * recorded in `outsideRequests`; what the page's Content-Security-Policy refuses before it is
- * even requested is recorded in `refusedByPolicy`.
+ * A page that may load only file:, data: and blob: URLs, not navigated yet. Everything else is
+ * aborted and recorded in `outsideRequests`; what the page's Content-Security-Policy refuses before
+ * it is even requested is recorded in `refusedByPolicy`.
  */
-export async function openOfflinePage(browser, { width = 1280, height = 800, url = DOCS_URL } = {}) {
+export async function offlinePage(browser, { width = 1280, height = 800 } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, serviceWorkers: "block" });
   const page = await context.newPage();
   const outsideRequests = [];
@@ -55,14 +55,20 @@ export async function openOfflinePage(browser, { width = 1280, height = 800, url
   await page.exposeFunction("__reportPolicyViolation", (url) => refusedByPolicy.push(url));
   await page.addInitScript(() => {
     document.addEventListener("securitypolicyviolation", (event) => {
-      // @ts-expect-error: exposed by openOfflinePage
+      // @ts-expect-error: exposed by offlinePage
       window.__reportPolicyViolation(event.blockedURI);
     });
   });
   page.on("pageerror", (error) => pageErrors.push(error.message));
-  await page.goto(url);
-  await sidebarGroups(page).first().waitFor();
   return { page, context, outsideRequests, refusedByPolicy, pageErrors };
+}
+
+/** Opens the docs page (or another built page, `url`) in an offlinePage and waits for its sidebar. */
+export async function openOfflinePage(browser, { width = 1280, height = 800, url = DOCS_URL } = {}) {
+  const opened = await offlinePage(browser, { width, height });
+  await opened.page.goto(url);
+  await sidebarGroups(opened.page).first().waitFor();
+  return opened;
 }
 
 /** The sidebar entries of the tags; each expands to its operations when clicked. */

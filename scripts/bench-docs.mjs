@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+// The docs page's weight and speed, offline in Chromium from file://, with the "Try it" consoles
+// (generated/docs/index.html as built) against the same page without them (its console script
+// removed), in one run, alternating the two, a fresh browser context each time:
+//   bytes    the file, and gzipped
+//   ready    navigation start until the first operation ("List deployments", opened by its link
+//            #/deployments/listdeployments) shows its heading: the page is readable
+//   console  navigation start until that operation's console is in the page (with consoles only)
+//   answer   a click on its Send until the answer shows (data-status), and navigation start until then
+// Times are the page's own clock (performance.now(), requestAnimationFrame resolution). Every request
+// that would leave the page is aborted; one that happens fails the bench. Prints a markdown table of
+// medians; the goal is ready under 1,500 ms. Environment: BENCH_DOCS_RUNS (default 7), and
+// BENCH_DOCS_BASELINE=<git revision> adds the page as committed at that revision as a third row.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
+import { CHROMIUM_PATH, chromiumAvailable, DOCS_FILE, launchChromium, offlinePage } from "./docs-browser.mjs";
+
+const RUNS = Number(process.env.BENCH_DOCS_RUNS ?? 7);
+const GOAL_MS = 1500;
+const FIRST_OPERATION = "deployments/listdeployments";
+
+if (!chromiumAvailable()) {
+  console.error(`bench-docs: no chromium at ${CHROMIUM_PATH} (apt-get install chromium, or set CHROMIUM_PATH)`);
+  process.exit(1);
+}
+
+const withConsoles = readFileSync(DOCS_FILE, "utf8");
+const withoutConsoles = withConsoles.replace(/<script type="module" data-try-it>[\s\S]*?<\/script>\n?/, "");
+if (withoutConsoles === withConsoles) throw new Error("generated/docs/index.html has no console script: run npm run build");
+const dir = mkdtempSync(join(tmpdir(), "dms-bench-docs-"));
+const variants = [
+  { name: "with consoles", html: withConsoles, consoles: true },
+  { name: "without consoles", html: withoutConsoles, consoles: false },
+];
+if (process.env.BENCH_DOCS_BASELINE) {
+  const html = execFileSync("git", ["show", `${process.env.BENCH_DOCS_BASELINE}:generated/docs/index.html`], { encoding: "utf8", maxBuffer: 1 << 26 });
+  variants.push({ name: `as of ${process.env.BENCH_DOCS_BASELINE}`, html, consoles: html.includes("data-try-it") });
+}
+for (const v of variants) {
+  v.file = join(dir, `${v.name.replace(/\W+/g, "-")}.html`);
+  writeFileSync(v.file, v.html);
+  v.url = `${pathToFileURL(v.file).href}#/${FIRST_OPERATION}`;
+  v.samples = { ready: [], console: [], answer: [], firstAnswer: [] };
+}
+
+// Marks, on the page's clock, the first frame where the operation's heading and its console show.
+function watch(operationSection) {
+  const marks = {};
+  window.__benchMarks = marks;
+  const tick = () => {
+    const section = document.getElementById(operationSection);
+    if (marks.ready === undefined && section?.querySelector("h1, h2")?.getBoundingClientRect().height) marks.ready = performance.now();
+    if (marks.console === undefined && section?.querySelector("[data-try-operation]")) marks.console = performance.now();
+    if (marks.console === undefined || marks.ready === undefined) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}
+
+const median = (values) => {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+const ms = (value) => (value === undefined ? "-" : `${Math.round(value)}`);
+
+const browser = await launchChromium();
+try {
+  for (let run = 0; run < RUNS; run++) {
+    for (const v of run % 2 ? [...variants].reverse() : variants) {
+      const { page, context, outsideRequests } = await offlinePage(browser);
+      await page.addInitScript(watch, FIRST_OPERATION);
+      await page.goto(v.url);
+      await page.waitForFunction(() => window.__benchMarks?.ready !== undefined, undefined, { timeout: 30_000 });
+      const marks = await page.evaluate(() => window.__benchMarks);
+      v.samples.ready.push(marks.ready);
+      if (v.consoles) {
+        const consoleElement = page.locator(`[id="${FIRST_OPERATION}"] [data-try-operation]`);
+        await consoleElement.waitFor({ timeout: 30_000 });
+        const { console: consoleAt } = await page.evaluate(() => window.__benchMarks);
+        v.samples.console.push(consoleAt);
+        const timing = await consoleElement.evaluate(async (element) => {
+          const started = performance.now();
+          element.querySelector("[data-try-send]").click();
+          await new Promise((resolve) => {
+            const check = () => (element.querySelector("[data-try-response][data-status]") ? resolve() : requestAnimationFrame(check));
+            check();
+          });
+          return { answer: performance.now() - started, at: performance.now(), status: element.querySelector("[data-try-response]").dataset.status };
+        });
+        if (timing.status !== "200") throw new Error(`the console answered ${timing.status}`);
+        v.samples.answer.push(timing.answer);
+        v.samples.firstAnswer.push(timing.at);
+      }
+      if (outsideRequests.length > 0) throw new Error(`the page asked for ${outsideRequests.join(", ")}`);
+      await context.close();
+    }
+  }
+} finally {
+  await browser.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+console.log(`Docs page offline in Chromium (file://), median of ${RUNS} runs each, ms from navigation start; goal: ready under ${GOAL_MS} ms`);
+console.log("| page | bytes | gzipped | ready (first operation readable) | console in place | Send to answer | first answer |");
+console.log("|---|---|---|---|---|---|---|");
+for (const v of variants) {
+  const bytes = Buffer.byteLength(v.html);
+  const gz = gzipSync(v.html).length;
+  const s = v.samples;
+  console.log(
+    `| ${v.name} | ${bytes.toLocaleString("en")} | ${gz.toLocaleString("en")} | ${ms(median(s.ready))} | ${ms(median(s.console))} | ${ms(median(s.answer))} | ${ms(median(s.firstAnswer))} |`,
+  );
+}
+const ready = median(variants[0].samples.ready);
+if (ready !== undefined && ready > GOAL_MS) console.log(`Over the goal: ready in ${Math.round(ready)} ms with consoles (goal ${GOAL_MS} ms).`);
