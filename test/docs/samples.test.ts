@@ -84,8 +84,8 @@ async function asRunnableModule(sample: Sample, baseUrl: string): Promise<string
 // A wrong call that must not compile: if the package name stopped resolving to the real types
 // (to `any`, say), this directive would be unused and tsc would fail, so a broken setup cannot pass.
 const CANARY = `import { createDeploymentsClient } from "deployment-management-api";
-// @ts-expect-error: apiKey is required
-createDeploymentsClient({ baseUrl: "http://127.0.0.1:4010" });
+// @ts-expect-error: baseUrl is required
+createDeploymentsClient({ apiKey: "k" });
 export {};
 `;
 
