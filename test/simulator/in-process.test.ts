@@ -323,7 +323,9 @@ describe("seed ids are the document's example ids", () => {
   const examples = document.components.examples;
   it("so requests copied from the docs find the seeded resources", async () => {
     const firstPage = examples.DeploymentPageFirst.value.resources;
-    expect(SEED_IDS.deployment_id).toBe(firstPage[0].id);
+    // The seed's newest deployment is the scm_host example (test/simulator/examples-seed.test.ts checks every example id).
+    expect(SEED_IDS.deployment_id).toBe(examples.DeploymentScmHost.value.id);
+    expect(firstPage.map((d: { id: string }) => d.id)).toContain(SEED_IDS.deployment_id);
     expect(SEED_IDS.tenant_id).toBe(firstPage[0].tenant_id);
     expect(SEED_IDS.revision_id).toBe(examples.RevisionPageFirst.value.resources[0].id);
     expect(SEED_IDS.listener_id).toBe(examples.ListenerProdCluster.value.id);

@@ -17,15 +17,29 @@ import type {
 import { TERMINAL_REVISION_STATUSES } from "../../../generated/constants.js";
 
 /**
- * The ids the document's examples use, so that a request copied from the docs or the README finds
- * the seeded resource it names. Every other seed id is derived from its name.
+ * The ids the document's examples use, each given to the seeded resource the example shows (same
+ * name, source, tier, tenant; test/simulator/examples-seed.test.ts holds them to it), so that a
+ * request copied from the docs finds what the docs say it finds. Every other seed id is derived
+ * from its name.
  */
 const DOCUMENT_IDS: Record<string, string> = {
-  "deployment:0": "e1d7b3a9-6c2f-4e5b-8a1d-3f9c7b2e4a60",
+  // support-agent, scm_host, prod: the newest deployment, with three revisions (RevisionPageFirst).
+  "deployment:0": "3f2b8c1e-5a47-4d6b-9e21-7c0a4f8e1b52",
   "deployment:0:revision:0": "a2c4e6f8-0b1d-4c3e-9f5a-7b9d1f3a5c27",
+  "deployment:0:revision:1": "b7a3e9c1-4d2f-4b8a-9c6e-1f5d3a7b2e90",
+  "deployment:0:revision:2": "1a3c5e7f-9b2d-4f6a-8c0e-2d4f6a8c0e13",
+  // research-agent, internal_docker, dev.
+  "deployment:1": "c5e9a2b7-1f3d-4a8c-b6e0-9d2f7a4c1e35",
+  "deployment:1:revision:0": "f0b2d4f6-8a1c-4e3a-b5d7-9f1b3d5f7a62",
+  // triage-agent, internal_source, prod, AWAITING_DATABASE.
+  "deployment:2": "e1d7b3a9-6c2f-4e5b-8a1d-3f9c7b2e4a60",
+  "deployment:2:revision:0": "2c4e6a8c-0e1f-4a3b-8d5f-7a9c1e3a5c71",
+  // billing-agent, external_docker, prod, on the prod-eu-west listener.
+  "deployment:3": "8a4c1f9e-2b6d-4e3a-a7c5-1d9f0b2e6c84",
+  "deployment:3:revision:0": "6e8a0c2e-4f6b-4d8f-a1c3-5e7a9c1e3f48",
   "tenant:main": "7b1e2c3d-4f5a-4b6c-8d7e-9f0a1b2c3d4e",
-  "listener:prod-cluster": "5d8e2f1a-7b3c-4e9d-a6f2-0c1b8e7d3a54",
-  "listener:staging-cluster": "0b9d7f5e-3c1a-4e8b-9d6f-4a2c0e8b6d91",
+  "listener:prod-eu-west": "5d8e2f1a-7b3c-4e9d-a6f2-0c1b8e7d3a54",
+  "listener:dev-us-east": "0b9d7f5e-3c1a-4e8b-9d6f-4a2c0e8b6d91",
   "integration:scm": "9c1e5a3f-2d7b-4f8e-b4a6-6e0d2c9f1b73",
   "integration:forge": "4f6a8c2e-1b3d-4e5f-9a7c-8d0e2f4b6a19",
 };
@@ -83,10 +97,10 @@ const TENANT_OTHER = seedUuid("tenant:other");
 const SCM_INTEGRATION = seedUuid("integration:scm");
 const FORGE_INTEGRATION = seedUuid("integration:forge");
 const TAG_VALUES = ["team:platform", "team:support", "env:staging", "env:production"].map((t) => seedUuid(`tag:${t}`));
-const LISTENER_NAMES = ["prod-cluster", "staging-cluster", "dev-cluster"];
+const LISTENER_NAMES = ["prod-eu-west", "dev-us-east", "staging-eu-west"];
 const AGENTS = { "support-agent": 2, "billing-agent": 1, "research-agent": 0 } as const;
 
-const NAMES = ["support", "billing", "research", "triage", "search", "onboarding", "sales", "docs", "translation", "summary", "scheduling", "review"];
+const NAMES = ["support", "research", "triage", "billing", "search", "onboarding", "sales", "docs", "translation", "summary", "scheduling", "review"];
 
 // The rank is the position in the default list (0 = newest). These cycles give every source,
 // deployment state and revision state; rank 0 is an scm_host deployment that is READY and DEPLOYED.
@@ -119,6 +133,8 @@ const LATEST_REVISION_CYCLE: RevisionStatus[] = [
   "UNKNOWN",
   "DEPLOYING",
 ];
+// Every tier; the first four ranks are the tiers of the document's examples.
+const TIER_CYCLE: DeploymentType[] = ["prod", "dev", "prod", "prod", "dev_free"];
 // A deployment waiting for its database has a revision on its way.
 const AWAITING_DATABASE_CYCLE: RevisionStatus[] = ["CREATING", "QUEUED", "BUILDING", "DEPLOYING"];
 const OLDER_REVISION_CYCLE: RevisionStatus[] = ["DEPLOYED", "INTERRUPTED", "DEPLOYED", "BUILD_FAILED", "SKIPPED"];
@@ -148,7 +164,7 @@ export const SEED_IDS = {
   deployment_id: seedUuid("deployment:0"),
   revision_id: seedUuid("deployment:0:revision:0"),
   /** A deployment of the other tenant (invisible with X-Tenant-Id: tenant_id). */
-  other_tenant_deployment_id: seedUuid("deployment:3"),
+  other_tenant_deployment_id: seedUuid("deployment:5"),
   listener_id: seedUuid(`listener:${LISTENER_NAMES[0]}`),
   provider_id: "github",
   pkce_provider_id: "google",
@@ -241,7 +257,7 @@ function seedDeployment(rank: number, createdMs: number, listeners: Listener[], 
       }
     });
 
-  const revisionCount = 1 + (rank % 3);
+  const revisionCount = 1 + ((rank + 2) % 3);
   const latestStatus =
     status === "AWAITING_DATABASE"
       ? AWAITING_DATABASE_CYCLE[Math.floor(rank / 10) % AWAITING_DATABASE_CYCLE.length]!
@@ -273,7 +289,7 @@ function seedDeployment(rank: number, createdMs: number, listeners: Listener[], 
   const secrets = share(`secrets:${rank % 4 === 1 ? "" : base}`, () => (rank % 4 === 1 ? [] : [{ name: "OPENAI_API_KEY", value: `sk-seed-${base}` }]));
   const deployment: Deployment = {
     id,
-    tenant_id: rank % 7 === 3 ? TENANT_OTHER : TENANT_MAIN,
+    tenant_id: rank % 7 === 5 ? TENANT_OTHER : TENANT_MAIN,
     name,
     source,
     source_config: sourceConfig,
@@ -293,7 +309,7 @@ function seedDeployment(rank: number, createdMs: number, listeners: Listener[], 
   );
   return {
     deployment,
-    deployment_type: (["prod", "dev", "dev_free"] as DeploymentType[])[rank % 3]!,
+    deployment_type: TIER_CYCLE[rank % TIER_CYCLE.length]!,
     remote_reconciled: source === "external_docker",
     tag_value_ids: tags,
     revisions,
@@ -306,7 +322,7 @@ function seedListeners(): Listener[] {
     id: seedUuid(`listener:${cluster}`),
     compute_type: "k8s",
     compute_id: cluster,
-    compute_config: { k8s_namespaces: i === 0 ? ["agents", "agents-canary"] : [cluster.replace("-cluster", "")] },
+    compute_config: { k8s_namespaces: i === 0 ? ["agents", "agents-canary"] : [cluster.split("-")[0]!] },
     version: `0.${9 + i}.${i}`,
     created_at: iso(SEED_EPOCH_MS - (3 - i) * 86_400_000),
     updated_at: iso(SEED_EPOCH_MS - (3 - i) * 86_400_000 + 3_600_000),
