@@ -247,7 +247,8 @@ const pathValue: Mutation = (parts) => {
           return raw(value.toUpperCase(), `in upper case (${value.toUpperCase()})`, "equivalent");
         case "escape-letter": {
           const encoded = encode(value);
-          const i = encoded.search(/[A-Za-z0-9]/);
+          // A letter or digit of the value itself, not one inside an escape (%E2).
+          const i = encoded.search(/(?<!%[0-9A-F]?)[A-Za-z0-9]/);
           if (i < 0) return original;
           const c = encoded[i]!;
           return raw(`${encoded.slice(0, i)}%${c.charCodeAt(0).toString(16)}${encoded.slice(i + 1)}`, `with ${c} percent-escaped`, "equivalent");
