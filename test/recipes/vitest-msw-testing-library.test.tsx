@@ -5,7 +5,6 @@
 // `sim.advance` for the simulated clock, retries off for the error state.
 // #region readme
 import { cleanup, render, screen } from "@testing-library/react";
-import { HttpResponse, http } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, expect, test, vi } from "vitest";
 import { createDeploymentsClient, unwrap } from "../../src/index.js";
@@ -24,8 +23,8 @@ beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
 afterEach(async () => {
   cleanup();
   vi.useRealTimers();
-  server.resetHandlers();
-  await sim.reset(); // every test starts from the seed
+  server.events.removeAllListeners();
+  await sim.reset(); // every test starts from the seed, with no latency and no faults
 });
 afterAll(() => server.close());
 
@@ -34,6 +33,16 @@ test("shows a loading state, then the deployment and its latest revision", async
   expect(screen.getByRole("status").textContent).toBe("Loading…");
   const card = await screen.findByRole("region");
   expect(card.textContent).toContain("DEPLOYED");
+});
+
+test("shows the loading state for as long as the simulator's latency", async () => {
+  vi.useFakeTimers();
+  await sim.setLatency(1000); // every answer takes a second of (fake) time
+  render(<DeploymentCard client={client} deploymentId={deploymentId} />);
+  await vi.advanceTimersByTimeAsync(1500); // the deployment has arrived, its revision not yet
+  expect(screen.getByRole("status").textContent).toBe("Loading…");
+  await vi.advanceTimersByTimeAsync(500);
+  await vi.waitFor(() => expect(screen.getByRole("region").textContent).toContain("DEPLOYED"));
 });
 
 test("follows a new revision to DEPLOYED: fake timers run the polling, sim.advance the simulated clock", async () => {
@@ -53,15 +62,13 @@ test("follows a new revision to DEPLOYED: fake timers run the polling, sim.advan
   await vi.waitFor(() => expect(screen.getByRole("region").textContent).toContain(`${patched.latest_revision_id}: DEPLOYED`));
 });
 
-test("shows an error state after a single 503", async () => {
+test("shows the error state after a single 503: retries are off", async () => {
   let requests = 0;
   server.events.on("request:start", () => requests++);
-  server.use(
-    http.get(`${baseUrl}/v2/deployments/:id`, () => HttpResponse.json({ title: "Service Unavailable", status: 503 }, { status: 503 }), { once: true }),
-  );
+  await sim.injectFault({ operation: "getDeployment", fault: 503 }); // the next GET of a deployment fails
   render(<DeploymentCard client={client} deploymentId={deploymentId} />);
   const alert = await screen.findByRole("alert");
-  expect(alert.textContent).toMatch(/503|Service Unavailable/);
-  expect(requests).toBe(1);
+  expect(alert.textContent).toMatch(/503/);
+  expect(requests).toBe(1); // with retries on, the second attempt would have shown the deployment
 });
 // #endregion readme

@@ -41,5 +41,27 @@ export const Deploying: Story = {
   ],
 };
 
-export const NotFound: Story = { args: { deploymentId: "00000000-0000-4000-8000-000000000000" } };
+// Loading and error states, from the simulator's latency and faults: no hand-written handlers.
+export const Loading: Story = {
+  loaders: [
+    async () => {
+      await sim.reset(); // also takes the latency and the faults of the story before away
+      await sim.setLatency(60_000); // a minute before each answer
+    },
+  ],
+};
+
+export const Unavailable: Story = {
+  loaders: [
+    async () => {
+      await sim.reset();
+      await sim.injectFault({ operation: "getDeployment", fault: 503 }); // the next GET of a deployment fails
+    },
+  ],
+};
+
+export const NotFound: Story = {
+  args: { deploymentId: "00000000-0000-4000-8000-000000000000" },
+  loaders: [() => sim.reset()],
+};
 // #endregion readme

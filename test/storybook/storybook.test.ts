@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
 import { promisify } from "node:util";
-import type { Browser } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM_PATH, chromiumAvailable, launchChromium } from "../../scripts/docs-browser.mjs";
 import { ROOT } from "../support/document.js";
@@ -60,9 +60,15 @@ afterAll(async () => {
 });
 
 describe("storybook build of the recipe", () => {
-  it("lists the three stories and ships MSW's worker script", async () => {
+  it("lists the five stories and ships MSW's worker script", async () => {
     const index = JSON.parse(await readFile(join(out, "index.json"), "utf8")) as { entries: Record<string, { title: string; name: string }> };
-    expect(Object.keys(index.entries).sort()).toEqual(["deployments-card--deployed", "deployments-card--deploying", "deployments-card--not-found"]);
+    expect(Object.keys(index.entries).sort()).toEqual([
+      "deployments-card--deployed",
+      "deployments-card--deploying",
+      "deployments-card--loading",
+      "deployments-card--not-found",
+      "deployments-card--unavailable",
+    ]);
     expect(await readFile(join(out, "mockServiceWorker.js"), "utf8")).toContain("INTEGRITY_CHECKSUM");
   });
 });
@@ -78,37 +84,54 @@ describe.skipIf(!chromiumAvailable())("the built stories in Chromium", () => {
     await browser?.close();
   });
 
-  async function story(id: string, selector: string): Promise<{ text: string; errors: string[]; outside: string[] }> {
-    const context = await browser.newContext({ serviceWorkers: "allow" });
-    const page = await context.newPage();
-    const errors: string[] = [];
+  // One page for every story: MSW's worker registers once, as it does for a reader of the Storybook.
+  let context: BrowserContext;
+  let page: Page;
+  const errors: string[] = [];
+  const outside: string[] = [];
+  beforeAll(async () => {
+    context = await browser.newContext({ serviceWorkers: "allow" });
+    page = await context.newPage();
     page.on("pageerror", (error) => errors.push(error.message));
-    const outside: string[] = [];
     // The simulator's base URL never reaches the network: the worker answers it.
     await context.route("https://api.example.test/**", (route) => {
       outside.push(route.request().url());
       return route.abort();
     });
+  });
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  async function story(id: string, selector: string): Promise<string> {
     await page.goto(`${origin}/iframe.html?id=${id}&viewMode=story`);
     const element = page.locator(selector);
     await element.waitFor({ timeout: 30_000 });
-    const text = (await element.textContent()) ?? "";
-    await context.close();
-    return { text, errors, outside };
+    return (await element.textContent()) ?? "";
   }
 
   it("Deployed shows the seeded deployment with its DEPLOYED revision, from the simulator", async () => {
-    const { text, errors, outside } = await story("deployments-card--deployed", "#storybook-root section");
+    const text = await story("deployments-card--deployed", "#storybook-root section");
     expect(text).toContain("DEPLOYED");
     expect(text).toMatch(/Revision [0-9a-f-]{36}/);
-    expect(errors).toEqual([]);
-    expect(outside).toEqual([]);
   });
 
-  it("Deploying opens on the revision its loader created, and NotFound on the error state", async () => {
-    const deploying = await story("deployments-card--deploying", "#storybook-root section strong");
-    expect(deploying.text).toBe("CREATING");
-    const notFound = await story("deployments-card--not-found", "#storybook-root [role=alert]");
-    expect(notFound.text).toMatch(/404/);
+  it("Deploying opens on the revision its loader created", async () => {
+    expect(await story("deployments-card--deploying", "#storybook-root section strong")).toBe("CREATING");
+  });
+
+  it("Loading stays on the loading state (a minute of latency), Unavailable and NotFound show the error state", async () => {
+    expect(await story("deployments-card--loading", "#storybook-root [role=status]")).toBe("Loading…");
+    await page.waitForTimeout(1000);
+    expect(await page.locator("#storybook-root [role=status]").textContent()).toBe("Loading…");
+    expect(await story("deployments-card--unavailable", "#storybook-root [role=alert]")).toMatch(/503/);
+    expect(await story("deployments-card--not-found", "#storybook-root [role=alert]")).toMatch(/404/);
+    // The story after Loading answers at once: its loader reset the latency.
+    expect(await story("deployments-card--deployed", "#storybook-root section strong")).toBe("DEPLOYED");
+  });
+
+  it("no page error, and nothing sent to the network", () => {
+    expect(errors).toEqual([]);
+    expect(outside).toEqual([]);
   });
 });
