@@ -1,6 +1,7 @@
 // Errors of a call as lines for people and as a JSON value: the problem details of an API error
 // (status, title, detail, each field error), or the reason a server could not be reached.
 import { ApiError } from "../client/errors.js";
+import { RedirectError } from "../client/redirects.js";
 import { RequestTimeoutError } from "../client/timeout.js";
 
 export interface DescribedError {
@@ -47,6 +48,13 @@ export function describeError(error: unknown, baseUrl: string): DescribedError {
       summary: `${error.message}${hint}`,
       details: [],
       json: { kind: "request_timeout", method: error.method, path: error.path, timeout_ms: error.timeoutMs },
+    };
+  }
+  if (error instanceof RedirectError) {
+    return {
+      summary: error.message,
+      details: [],
+      json: { kind: "redirect_refused", method: error.method, status: error.status, ...(error.location ? { location: error.location } : {}) },
     };
   }
   if (error instanceof TypeError) {

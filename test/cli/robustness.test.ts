@@ -124,6 +124,25 @@ describe.concurrent("signals and GitHub outputs", () => {
   });
 });
 
+describe.concurrent("redirects", () => {
+  it("a redirect to another origin is refused (exit 6): the other origin gets neither the key nor the patch", async () => {
+    const other = await startLocalServer((_req, res) => sendJson(res, 200, { id: DEPLOYMENT, latest_revision_id: REVISION }));
+    const moved = await startLocalServer((req, res) => {
+      res.writeHead(307, { Location: `${other.baseUrl}${req.url.pathname}` });
+      res.end();
+    });
+    try {
+      const result = await dms(["deploy", DEPLOYMENT, "--secret", "TOKEN=a-long-secret-value", "--json"], env({ DMS_BASE_URL: moved.baseUrl }));
+      expect(result.code).toBe(6);
+      expect(result.stderr).toMatch(/leads to another origin/);
+      expect(jsonLines(result.stdout).at(-1).error).toMatchObject({ kind: "redirect_refused", status: 307 });
+      expect(other.requests).toEqual([]);
+    } finally {
+      await Promise.all([other.close(), moved.close()]);
+    }
+  });
+});
+
 describe.concurrent("a closed stdout", () => {
   it("dms deployments | head -1 ends quietly: no EPIPE, no stack, exit 0", async () => {
     // 100 rows of 1 kB: more than a pipe holds, so dms is still writing when head has gone.
