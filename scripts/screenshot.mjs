@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm run screenshot`: regenerates assets/docs.png, the docs screenshot the README shows.
 // It opens generated/docs/index.html offline in Debian's chromium (the same way the docs test
-// does), opens "Update a deployment" from the sidebar and captures the 1280x800 window:
-// the sidebar with every tag, the operation's revision rules and body, and the request example.
+// does), opens "Update a deployment" from the sidebar, sends its "Try it" console (answered by the
+// simulator in the page) and captures the 1280x800 window: the sidebar with every tag, the
+// operation's body fields, and beside them the console with its answer.
 import { mkdir } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -35,11 +36,22 @@ const browser = await launchChromium();
 try {
   const { page, outsideRequests } = await openOfflinePage(browser, { width: 1280, height: 800 });
   const { section } = await showOperation(page, op.tags[0], op.summary);
-  await section.locator("h1, h2", { hasText: op.summary }).first().scrollIntoViewIfNeeded();
+  const tryIt = section.locator(`[data-try-operation="${OPERATION_ID}"]`);
+  await tryIt.locator("[data-try-send]").click();
+  await tryIt.locator("[data-try-response][data-status]").waitFor();
+  // The console's parameters at the top of the window, its answer below them.
+  await tryIt
+    .locator("[data-try-param]")
+    .first()
+    .evaluate((element) => {
+      element.scrollIntoView({ block: "start" });
+      window.scrollBy(0, -150);
+    });
+  await page.waitForTimeout(200);
   await mkdir(dirname(output), { recursive: true });
   await page.screenshot({ path: output });
   if (outsideRequests.length > 0) throw new Error(`the page asked for ${outsideRequests.join(", ")}`);
-  console.log(`Wrote ${output.slice(root.length + 1)} (1280x800, "${op.summary}")`);
+  console.log(`Wrote ${output.slice(root.length + 1)} (1280x800, "${op.summary}" and its console's answer)`);
 } finally {
   await browser.close();
 }

@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { transform } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it, test } from "vitest";
-import { withCodeSamples, type CodeSample } from "../../scripts/code-samples.mjs";
+import { exampleIds, withCodeSamples, type CodeSample } from "../../scripts/code-samples.mjs";
 import { chromiumAvailable, launchChromium, openOfflinePage, showOperation } from "../../scripts/docs-browser.mjs";
 import * as walk from "../../src/shared/walk.js";
 import { startSimulator, type RunningSimulator } from "../../src/simulator/node/index.js";
@@ -25,6 +25,11 @@ const SERVER = String((document as any).servers[0].url).replace(/\/+$/, "");
 const documented = withCodeSamples(document, walk);
 const operations = walk.listOperations(documented).map((entry) => ({ ...entry, samples: entry.operation["x-codeSamples"] as CodeSample[] }));
 const sample = (samples: CodeSample[], label: CodeSample["label"]) => samples.find((s) => s.label === label);
+// The ids the samples take from the document's examples (the simulator's seed has the same ones).
+const ids = exampleIds(document, walk);
+const DEPLOYMENT = ids.get("/v2/deployments/{deployment_id} deployment_id")!;
+const REVISION = ids.get("/v2/deployments/{deployment_id}/revisions/{revision_id} revision_id")!;
+const LISTENER = ids.get("/v2/listeners/{listener_id} listener_id")!;
 
 // test/.readme-samples/code-samples/<dir>/ is four levels below the root.
 const TSCONFIG = {
@@ -71,10 +76,18 @@ describe("code samples on every operation (x-codeSamples)", () => {
     );
     expect(dms).toEqual({
       listDeployments: "npx dms deployments",
-      patchDeployment: "npx dms deploy e1d7b3a9-6c2f-4e5b-8a1d-3f9c7b2e4a60 --ref release/2.4",
-      listRevisions: "npx dms revisions e1d7b3a9-6c2f-4e5b-8a1d-3f9c7b2e4a60",
-      getRevision: "npx dms wait e1d7b3a9-6c2f-4e5b-8a1d-3f9c7b2e4a60 a2c4e6f8-0b1d-4c3e-9f5a-7b9d1f3a5c27",
+      patchDeployment: `npx dms deploy ${DEPLOYMENT} --ref release/2.4`,
+      listRevisions: `npx dms revisions ${DEPLOYMENT}`,
+      getRevision: `npx dms wait ${DEPLOYMENT} ${REVISION}`,
     });
+  });
+
+  it("the TypeScript sample of a deploying PATCH goes on to wait for the revision it created", () => {
+    const patch = sample(operations.find((o) => o.operationId === "patchDeployment")!.samples, "TypeScript")!.source;
+    expect(patch).toContain("waitForRevision(client, deployment.id, deployment.latest_revision_id)");
+    expect(patch.indexOf("client.PATCH(")).toBeLessThan(patch.indexOf("waitForRevision(client"));
+    const listener = sample(operations.find((o) => o.operationId === "patchListener")!.samples, "TypeScript")!.source;
+    expect(listener).not.toContain("waitForRevision");
   });
 
   it("builds them from the document's examples: path ids and the first request body example", () => {
@@ -82,7 +95,7 @@ describe("code samples on every operation (x-codeSamples)", () => {
     const media = walk.deref(document, patch.operation.requestBody).content["application/json"];
     const body = walk.deref(document, Object.values<any>(media.examples)[0]).value;
     expect(sample(patch.samples, "curl")!.source).toContain(`-d '${JSON.stringify(body)}'`);
-    expect(sample(patch.samples, "curl")!.source).toContain(`${SERVER}/v2/listeners/5d8e2f1a-7b3c-4e9d-a6f2-0c1b8e7d3a54`);
+    expect(sample(patch.samples, "curl")!.source).toContain(`${SERVER}/v2/listeners/${LISTENER}`);
   });
 
   it("keeps generated/openapi.json without samples; the docs page has them", () => {
@@ -111,9 +124,7 @@ describe("code samples on every operation (x-codeSamples)", () => {
       await languages.first().waitFor();
       expect(await languages.allInnerTexts()).toEqual(expect.arrayContaining(["curl", "TypeScript", "dms"]));
       await languages.filter({ hasText: /^dms$/ }).click();
-      await section
-        .locator('[data-component-name="CodeBlock/CodeBlock"]', { hasText: "npx dms deploy e1d7b3a9-6c2f-4e5b-8a1d-3f9c7b2e4a60 --ref release/2.4" })
-        .waitFor();
+      await section.locator('[data-component-name="CodeBlock/CodeBlock"]', { hasText: `npx dms deploy ${DEPLOYMENT} --ref release/2.4` }).waitFor();
     } finally {
       await browser.close();
     }
@@ -180,7 +191,7 @@ describe("code samples on every operation (x-codeSamples)", () => {
 
     test("a sample naming an id the simulator does not have is caught", async () => {
       const source = sample(operations.find((o) => o.operationId === "getDeployment")!.samples, "curl")!.source.replace(
-        "e1d7b3a9-6c2f-4e5b-8a1d-3f9c7b2e4a60",
+        DEPLOYMENT,
         "6b0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01",
       );
       expect((await runCurl(source, simulator.url)).statuses).toEqual(["404"]);
