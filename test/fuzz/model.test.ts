@@ -14,7 +14,7 @@
 // Seeded like the other generated tests (budget.ts): a failure prints the seed and the shrunk commands.
 import fc from "fast-check";
 import { expect, it } from "vitest";
-import { createSimulator, type Simulator } from "../../src/simulator/core/index.js";
+import { createSimulator, SEED_IDS, type Simulator } from "../../src/simulator/core/index.js";
 import { seedState } from "../../src/simulator/core/seed.js";
 import { document } from "../support/document.js";
 import { budget, report, timeout } from "./budget.js";
@@ -25,6 +25,7 @@ const PROGRESSION: string[] = document.components.schemas.RevisionStatus["x-prog
 const FAILURES: Record<string, string> = { CREATE_FAILED: "CREATING", BUILD_FAILED: "BUILDING", DEPLOY_FAILED: "DEPLOYING" };
 const HEADERS = { "x-api-key": "model", "content-type": "application/json" };
 const TRACKED = 4;
+const SEED_DEPLOYMENT = SEED_IDS.deployment_id;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 interface ModelRevision {
@@ -301,4 +302,57 @@ it(
     report("model", runs, started, { commands: steps });
   },
   timeout(60_000, 0.9),
+);
+
+it(
+  "the control API takes any JSON without a 5xx, and time advanced as far as it goes leaves every answer valid",
+  async () => {
+    const started = Date.now();
+    let cases = 0;
+    const tenYears = 10 * 365.25 * 86_400;
+    const bodies = fc.oneof(
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.record({ seconds: fc.oneof(fc.double(), fc.integer(), fc.constantFrom(tenYears, tenYears + 1, -0, 1e-9, 8.64e12), fc.string()) }),
+      fc.record({
+        deployment_id: fc.oneof(fc.uuid(), fc.string(), fc.constant(SEED_DEPLOYMENT)),
+        status: fc.oneof(fc.constantFrom(...Object.keys(FAILURES)), fc.string()),
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.constantFrom("advance", "fail-next", "reset"), bodies), { maxLength: 12 }),
+        fc.constantFrom(0, 2, 1000),
+        async (calls, far) => {
+          cases++;
+          const simulator = createSimulator({ stepSeconds: 1 });
+          try {
+            const real: Real = { simulator };
+            for (const [name, body] of calls) {
+              const answer = await call(real, "POST", `/_simulator/${name}`, body);
+              expect([200, 404, 422], `${name} ${JSON.stringify(body)}: ${JSON.stringify(answer.body)}`).toContain(answer.status);
+            }
+            // As far as the clock goes, ten years at a time: refused once past the bound, never broken.
+            for (let i = 0; i < far; i++) {
+              const answer = await call(real, "POST", "/_simulator/advance", { seconds: tenYears });
+              expect([200, 422]).toContain(answer.status);
+              if (answer.status === 422) break;
+            }
+            const patched = await call(real, "PATCH", `/v2/deployments/${SEED_DEPLOYMENT}`, { source_revision_config: { repo_ref: "main" } });
+            expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+            for (const date of [patched.body.created_at, patched.body.updated_at]) expect(Number.isNaN(Date.parse(date)), date).toBe(false);
+            const status = await call(real, "GET", "/_simulator");
+            expect(status.status).toBe(200);
+            expect(Number.isNaN(Date.parse(status.body.now))).toBe(false);
+            const revisions = await call(real, "GET", `/v2/deployments/${SEED_DEPLOYMENT}/revisions?limit=100`);
+            expect(revisions.status).toBe(200);
+          } finally {
+            await simulator.close();
+          }
+        },
+      ),
+      budget(12, 0.05),
+    );
+    report("control", cases, started);
+  },
+  timeout(60_000, 0.05),
 );
