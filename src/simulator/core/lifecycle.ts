@@ -1,14 +1,26 @@
-// The revision state machine. Revisions move one step per `stepMs` of simulated time along the
-// document's progression (x-progression); the store moves them before it answers, so real time and
-// POST /_simulator/advance both do. A pending failure (fail-next) replaces one step with its failure.
+// Every revision transition, in one place: creation (the new revision, the commit sha, the older
+// ones it interrupts, the history it trims), stepping along the document's progression
+// (x-progression, one step per `stepMs` of simulated time, a pending fail-next replacing one step
+// with its failure), and what reaching DEPLOYED does to the deployment. The store calls these and
+// keeps the indexes; routes never call them. Creation returns the per-row changes to save
+// (put_revision, delete_revision); stepping changes live records in place, since the clock's steps
+// follow from the clock. No Node imports.
 import { nextRevisionStatus, REVISION_PROGRESSION } from "../../shared/revision-rules.js";
+import type { StateChange } from "./changes.js";
 import { isoTime } from "./clock.js";
-import type { FailureStatus, RevisionRecord, RevisionStatus } from "./model.js";
+import type { Deployment, DeploymentPatch, DeploymentRecord, FailureStatus, RevisionRecord, RevisionStatus } from "./model.js";
+import { fakeCommitSha } from "./seed.js";
 
 /** The order a revision moves in when nothing fails, from the document. */
 export const PROGRESSION: readonly RevisionStatus[] = REVISION_PROGRESSION;
 
 export const FAILURE_STATUSES: readonly FailureStatus[] = ["CREATE_FAILED", "BUILD_FAILED", "DEPLOY_FAILED"];
+
+/**
+ * Revisions kept per deployment. Past it, the oldest finished revisions are dropped (never the
+ * active one): a script patching in a loop must not grow one deployment without end.
+ */
+export const MAX_REVISIONS_KEPT = 500;
 
 /** The state a revision leaves to enter each failure. */
 const FAILS_FROM: Record<FailureStatus, RevisionStatus> = {
@@ -26,8 +38,66 @@ export function isFailureStatus(value: unknown): value is FailureStatus {
   return typeof value === "string" && (FAILURE_STATUSES as readonly string[]).includes(value);
 }
 
+/**
+ * Creates the next revision of a deployment on a planned copy (`record`, changed in place): older
+ * revisions still in progress end INTERRUPTED, the new one starts CREATING at `createdMs` with the
+ * deployment's revision config merged with the patch's (an scm_host ref gets a commit sha), the
+ * deployment's pending failure goes to it, and the oldest finished revisions past
+ * MAX_REVISIONS_KEPT are dropped. Returns the revision changes to save.
+ */
+export function createRevision(record: DeploymentRecord, patch: DeploymentPatch, nowMs: number, createdMs: number): StateChange[] {
+  const d = record.deployment;
+  const deployment_id = d.id;
+  const changes: StateChange[] = [];
+  record.revisions = record.revisions.map((older) => {
+    const stopped = interrupted(older, nowMs);
+    if (!stopped) return older;
+    changes.push({ op: "put_revision", deployment_id, record: stopped });
+    return stopped;
+  });
+  const { repo_commit_sha: _previousSha, ...current } = d.source_revision_config;
+  const config: Deployment["source_revision_config"] = { ...current, ...(patch.source_revision_config ?? {}) };
+  const source = patch.revision_source ?? d.source;
+  const id = crypto.randomUUID();
+  if (source === "scm_host" && config.repo_ref) config.repo_commit_sha = fakeCommitSha(`${id}:${config.repo_ref}`);
+  const created = isoTime(createdMs);
+  const added: RevisionRecord = {
+    revision: { id, created_at: created, updated_at: created, status: "CREATING", source, source_revision_config: config },
+    remote_reconciled: record.remote_reconciled,
+    step_at_ms: createdMs,
+    fail_with: record.fail_next,
+  };
+  record.revisions.push(added);
+  changes.push({ op: "put_revision", deployment_id, record: added });
+  record.fail_next = null;
+  d.source_revision_config = config;
+  d.latest_revision_id = id;
+  let excess = record.revisions.length - MAX_REVISIONS_KEPT;
+  if (excess > 0) {
+    record.revisions = record.revisions.filter((r) => {
+      const droppable = excess > 0 && r.revision.id !== d.active_revision_id && !isInProgress(r.revision.status);
+      if (droppable) {
+        excess--;
+        changes.push({ op: "delete_revision", deployment_id, revision_id: r.revision.id });
+      }
+      return !droppable;
+    });
+  }
+  return changes;
+}
+
+/**
+ * Moves a live revision (in place) through every step that is due at `nowMs`, and applies what
+ * reaching DEPLOYED does to its deployment. Returns true when its status changed.
+ */
+export function stepRevision(owner: DeploymentRecord, record: RevisionRecord, nowMs: number, stepMs: number): boolean {
+  if (!advanceRevision(record, nowMs, stepMs)) return false;
+  if (record.revision.status === "DEPLOYED") onDeployed(owner, record);
+  return true;
+}
+
 /** Moves a revision (in place) through every step that is due at `nowMs`. Returns true when its status changed. */
-export function advanceRevision(record: RevisionRecord, nowMs: number, stepMs: number): boolean {
+function advanceRevision(record: RevisionRecord, nowMs: number, stepMs: number): boolean {
   const rev = record.revision;
   let changed = false;
   for (let next = nextRevisionStatus(rev.status); next !== undefined && nowMs >= record.step_at_ms + stepMs; next = nextRevisionStatus(rev.status)) {
@@ -40,8 +110,16 @@ export function advanceRevision(record: RevisionRecord, nowMs: number, stepMs: n
   return changed;
 }
 
+/** A revision reached DEPLOYED: it is the active one, a deployment waiting for its database is READY. */
+function onDeployed(owner: DeploymentRecord, record: RevisionRecord): void {
+  const d = owner.deployment;
+  d.active_revision_id = record.revision.id;
+  if (d.status === "AWAITING_DATABASE") d.status = "READY";
+  d.updated_at = record.revision.updated_at;
+}
+
 /** A newer revision was created: an older one still in progress ends INTERRUPTED. Returns the changed copy, or undefined when it is finished. */
-export function interrupted(record: RevisionRecord, nowMs: number): RevisionRecord | undefined {
+function interrupted(record: RevisionRecord, nowMs: number): RevisionRecord | undefined {
   if (!isInProgress(record.revision.status)) return undefined;
   return {
     ...record,

@@ -1,4 +1,6 @@
-// The in-memory store: the state, its indexes, the simulated clock and the lifecycle's clock steps.
+// The in-memory store: the state, its indexes and the simulated clock. Every revision transition
+// (creation, interruption, trimming, stepping, DEPLOYED's effects) is the lifecycle's
+// (lifecycle.ts); the store decides when, and keeps its indexes in step.
 // Writes happen in two halves so that persistence can sit between them: a `plan...` method computes
 // the StateChanges of a write without touching the live state, and `apply` makes them live. Routes
 // call the store; the store calls the lifecycle; nothing calls back. It holds data only: serialized
@@ -6,9 +8,8 @@
 import { createsRevision } from "../../shared/revision-rules.js";
 import { boundedTime, isoTime } from "./clock.js";
 import { type DeploymentRow, deploymentRow, type StateChange } from "./changes.js";
-import { advanceRevision, interrupted, isInProgress } from "./lifecycle.js";
+import { createRevision, isInProgress, stepRevision } from "./lifecycle.js";
 import type {
-  Deployment,
   DeploymentPatch,
   DeploymentRecord,
   DeploymentStatus,
@@ -20,7 +21,6 @@ import type {
   RevisionStatus,
   State,
 } from "./model.js";
-import { fakeCommitSha } from "./seed.js";
 
 export interface DeploymentFilter {
   name_contains?: string;
@@ -50,12 +50,6 @@ export interface Plan<T> {
 
 const iso = isoTime;
 
-/**
- * Revisions kept per deployment. Past it, the oldest finished revisions are dropped (never the
- * active one): a script patching in a loop must not grow one deployment without end.
- */
-export const MAX_REVISIONS_KEPT = 500;
-
 export class Store {
   private state!: State;
   private deploymentsById = new Map<string, DeploymentRecord>();
@@ -76,8 +70,6 @@ export class Store {
   private loadedAt = 0;
   /** Moves whenever any deployment changes (list answers depend on all of them). */
   private changeCount = 0;
-  /** Moves whenever a listener changes. */
-  private listenerCount = 0;
   /** Per deployment id: revisions the clock moved since they were last saved; its next write saves them too (with the deployment row the steps changed). */
   private stepped = new Map<string, Set<string>>();
 
@@ -93,7 +85,6 @@ export class Store {
   load(state: State): void {
     this.state = state;
     this.changeCount++;
-    this.listenerCount++;
     this.deploymentsById.clear();
     this.positions.clear();
     this.deploymentsByTenant.clear();
@@ -137,11 +128,6 @@ export class Store {
     return this.changeCount;
   }
 
-  /** Version of everything a listener list shows. */
-  get listenerVersion(): number {
-    return this.listenerCount;
-  }
-
   versionOf(record: DeploymentRecord): number {
     return this.deploymentVersions.get(record.deployment.id) ?? this.loadedAt;
   }
@@ -152,10 +138,9 @@ export class Store {
     if (now < this.nextDueMs) return;
     let nextDue = Infinity;
     for (const [record, owner] of this.moving) {
-      if (advanceRevision(record, now, this.stepMs)) {
+      if (stepRevision(owner, record, now, this.stepMs)) {
         this.touch(owner);
         this.markStepped(owner.deployment.id, record.revision.id);
-        if (record.revision.status === "DEPLOYED") onDeployed(owner, record);
         if (!isInProgress(record.revision.status)) {
           this.moving.delete(record);
           continue;
@@ -222,7 +207,8 @@ export class Store {
     if (patch.source_config) d.source_config = { ...d.source_config, ...patch.source_config };
     if (patch.secrets != null) d.secrets = patch.secrets;
     if (patch.secret_references != null) d.secret_references = patch.secret_references;
-    const revisionChanges = createsRevision(patch) ? this.addRevision(next, patch, now) : [];
+    // created_at is handed out now, even if the write is never saved: a gap is harmless, a repeat is not.
+    const revisionChanges = createsRevision(patch) ? createRevision(next, patch, now, this.nextCreatedMs(now)) : [];
     d.updated_at = iso(now);
     return { changes: this.deploymentChanges(next, revisionChanges), result: next };
   }
@@ -264,47 +250,10 @@ export class Store {
     if (moved?.delete(revisionId) && moved.size === 0) this.stepped.delete(deploymentId);
   }
 
-  /** Adds the next revision to a planned copy; returns the revision changes (the new one, the older ones it interrupted, the ones trimmed). */
-  private addRevision(record: DeploymentRecord, patch: DeploymentPatch, now: number): StateChange[] {
-    const d = record.deployment;
-    const deployment_id = d.id;
-    const changes: StateChange[] = [];
-    record.revisions = record.revisions.map((older) => {
-      const stopped = interrupted(older, now);
-      if (!stopped) return older;
-      changes.push({ op: "put_revision", deployment_id, record: stopped });
-      return stopped;
-    });
-    const { repo_commit_sha: _previousSha, ...current } = d.source_revision_config;
-    const config: Deployment["source_revision_config"] = { ...current, ...(patch.source_revision_config ?? {}) };
-    const source = patch.revision_source ?? d.source;
-    const id = crypto.randomUUID();
-    if (source === "scm_host" && config.repo_ref) config.repo_commit_sha = fakeCommitSha(`${id}:${config.repo_ref}`);
-    // Handed out now, even if the write is never saved: a gap in created_at is harmless, a repeat is not.
-    const created = (this.createdHighWater = Math.max(now, this.createdHighWater + 1));
-    const added: RevisionRecord = {
-      revision: { id, created_at: iso(created), updated_at: iso(created), status: "CREATING", source, source_revision_config: config },
-      remote_reconciled: record.remote_reconciled,
-      step_at_ms: created,
-      fail_with: record.fail_next,
-    };
-    record.revisions.push(added);
-    changes.push({ op: "put_revision", deployment_id, record: added });
-    record.fail_next = null;
-    d.source_revision_config = config;
-    d.latest_revision_id = id;
-    let excess = record.revisions.length - MAX_REVISIONS_KEPT;
-    if (excess > 0) {
-      record.revisions = record.revisions.filter((r) => {
-        const droppable = excess > 0 && r.revision.id !== d.active_revision_id && !isInProgress(r.revision.status);
-        if (droppable) {
-          excess--;
-          changes.push({ op: "delete_revision", deployment_id, revision_id: r.revision.id });
-        }
-        return !droppable;
-      });
-    }
-    return changes;
+  /** The next created_at: strictly after every one handed out, and not before `now`. */
+  private nextCreatedMs(now: number): number {
+    this.createdHighWater = Math.max(now, this.createdHighWater + 1);
+    return this.createdHighWater;
   }
 
   /** A deployment's row made live: a new record object (the old one may still be in an answer being written) holding the same revisions. */
@@ -397,7 +346,6 @@ export class Store {
     const position = hit ? hit.position : this.state.listeners.length;
     this.state.listeners[position] = listener;
     this.listenersById.set(listener.id, { listener, position });
-    this.listenerCount++;
   }
 
   providers() {
@@ -456,13 +404,6 @@ function copyForWrite(record: DeploymentRecord): DeploymentRecord {
     deployment: { ...record.deployment },
     revisions: record.revisions.map((r) => (isInProgress(r.revision.status) ? { ...r, revision: { ...r.revision } } : r)),
   };
-}
-
-function onDeployed(owner: DeploymentRecord, record: RevisionRecord): void {
-  const d = owner.deployment;
-  d.active_revision_id = record.revision.id;
-  if (d.status === "AWAITING_DATABASE") d.status = "READY";
-  d.updated_at = record.revision.updated_at;
 }
 
 function deploymentMatcher(filter: DeploymentFilter): ((r: DeploymentRecord) => boolean) | undefined {
