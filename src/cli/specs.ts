@@ -8,7 +8,7 @@ import type { CommandSpec, FlagGroup } from "./flags.js";
  * they are), so that the help's examples work against `dms simulate` as printed.
  */
 export const EXAMPLE_IDS = {
-  deployment: "e1d7b3a9-6c2f-4e5b-8a1d-3f9c7b2e4a60",
+  deployment: "3f2b8c1e-5a47-4d6b-9e21-7c0a4f8e1b52",
   revision: "a2c4e6f8-0b1d-4c3e-9f5a-7b9d1f3a5c27",
 } as const;
 

@@ -172,7 +172,7 @@ describe("text and HTML bodies", () => {
     expect(error.detail.length).toBeLessThanOrEqual(300);
     expect(error.detail.endsWith("…")).toBe(true);
     for (const leftover of ["<h1>", "<p>", "track", "color: red", "Oops", "comment", "&amp;"]) expect(error.detail).not.toContain(leftover);
-    expect(error).toMatchObject({ title: "Service Unavailable", kind: undefined });
+    expect(error).toMatchObject({ title: "Service Unavailable", kind: "service-unavailable" });
   });
 
   it("a long plain text body is capped too", async () => {
@@ -227,7 +227,7 @@ describe("kind", () => {
     expect(kindOf(400)).toBe("bad-request");
     expect(kindOf(409)).toBeUndefined();
     expect(kindOf(502)).toBeUndefined();
-    expect(kindOf(503)).toBeUndefined();
+    expect(kindOf(503)).toBe("service-unavailable");
   });
 
   it("problem+json field errors keep their code", async () => {
