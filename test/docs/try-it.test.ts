@@ -9,7 +9,8 @@ import addFormats from "ajv-formats";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { exampleIds } from "../../scripts/code-samples.mjs";
-import { CHROMIUM_PATH, chromiumAvailable, launchChromium, type OfflinePage, openOfflinePage, showOperation } from "../../scripts/docs-browser.mjs";
+import { CHROMIUM_PATH, chromiumAvailable, launchChromium, type OfflinePage, openOfflinePage } from "../../scripts/docs-browser.mjs";
+import { tagSlug } from "../../scripts/docs-page.mjs";
 import * as walk from "../../src/shared/walk.js";
 import { deref, document, operationById, operations } from "../support/document.js";
 
@@ -40,10 +41,14 @@ function bodyExample(operationId: string): string | undefined {
   return JSON.stringify(deref(Object.values<any>(media.examples)[0]).value, null, 2);
 }
 
+/** Goes to the operation by its link (#/<tag>/<operationid>, as the sidebar and the guide link it) and finds its console. */
 async function consoleOf(page: Page, operationId: string): Promise<Locator> {
   const { op } = operationById(operationId);
-  await showOperation(page, op.tags[0], op.summary);
-  const element = page.locator(`[data-try-operation="${operationId}"]`);
+  const sectionId = `${tagSlug(op.tags[0])}/${operationId.toLowerCase()}`;
+  await page.evaluate((hash) => {
+    location.hash = hash;
+  }, `#/${sectionId}`);
+  const element = page.locator(`[id="${sectionId}"] [data-try-operation="${operationId}"]`);
   await element.waitFor();
   await element.scrollIntoViewIfNeeded();
   return element;
