@@ -184,9 +184,8 @@ export function seedState(deploymentCount: number = DEFAULT_SEED_DEPLOYMENTS, no
   // them stay small. Safe because the store replaces these objects on change, never edits them.
   const memo = new Map<string, unknown>();
   const share: Share = (key, make) => {
-    let value = memo.get(key);
-    if (value === undefined) memo.set(key, (value = make()));
-    return value as ReturnType<typeof make>;
+    if (!memo.has(key)) memo.set(key, make());
+    return memo.get(key) as ReturnType<typeof make>;
   };
   let lastCreated = 0;
   // Created oldest first; rank counts from the newest.

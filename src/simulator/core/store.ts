@@ -102,7 +102,7 @@ export class Store {
       if (newest) highWater = Math.max(highWater, Date.parse(newest.revision.created_at));
     });
     this.createdHighWater = highWater;
-    state.listeners.forEach((listener, position) => this.listenersById.set(listener.id, { listener, position }));
+    for (const [position, listener] of state.listeners.entries()) this.listenersById.set(listener.id, { listener, position });
   }
 
   /** The live state, for persistence (compaction) and tests. */
@@ -377,8 +377,8 @@ export class Store {
   private index(record: DeploymentRecord, position: number): void {
     this.deploymentsById.set(record.deployment.id, record);
     const tenant = record.deployment.tenant_id;
-    let list = this.deploymentsByTenant.get(tenant);
-    if (!list) this.deploymentsByTenant.set(tenant, (list = []));
+    const list = this.deploymentsByTenant.get(tenant) ?? [];
+    this.deploymentsByTenant.set(tenant, list);
     this.positions.set(record.deployment.id, { all: position, tenant: list.length });
     list.push(record);
     for (const revision of record.revisions) this.indexRevision(record, revision);
