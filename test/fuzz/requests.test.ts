@@ -8,8 +8,8 @@ import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { budget, report, timeout } from "./budget.js";
 import { runCase, type Servers, type Violation } from "./check.js";
-import { knownFinding } from "./known.js";
-import { anyCase, describeCase, type Case } from "./requests.js";
+import { KNOWN_FINDINGS, knownFinding } from "./known.js";
+import { anyCase, type Case, describeCase, OPERATIONS, toCase } from "./requests.js";
 import { httpSimulatorTarget, inProcessTarget, mockTarget } from "./targets.js";
 
 let servers: Servers;
@@ -67,3 +67,98 @@ it(
   },
   timeout(120_000, 0.9),
 );
+
+/** The shrunk case of each finding of the generated tests, open or fixed. */
+const REPLAYS: Record<string, () => Case> = {
+  "413-undocumented": () => ({
+    ...toCase({
+      op: operation("patchListener"),
+      pathValues: { listener_id: "5d8e2f1a-7b3c-4e9d-a6f2-0c1b8e7d3a54" },
+      query: [],
+      headers: [
+        ["x-api-key", "dev"],
+        ["content-type", "application/json"],
+      ],
+      body: {},
+    }),
+    body: new TextEncoder().encode(`{}${" ".repeat(1024 * 1024 - 1)}`),
+    mutation: "body padded with spaces to 1048577 bytes",
+    expect: "invalid",
+  }),
+  "tenant-422-undocumented": () => ({
+    ...toCase({
+      op: operation("listOAuthProviders"),
+      pathValues: {},
+      query: [],
+      headers: [
+        ["x-api-key", "dev"],
+        ["x-tenant-id", "acme"],
+      ],
+    }),
+    mutation: "header X-Tenant-Id not a UUID",
+    expect: "invalid",
+  }),
+  "repeated-query-parameter": () => ({
+    ...toCase({
+      op: operation("listListeners"),
+      pathValues: {},
+      query: [
+        ["limit", "1"],
+        ["limit", "1"],
+      ],
+      headers: [["x-api-key", "dev"]],
+    }),
+    mutation: "query limit sent twice with the same value",
+    expect: "any",
+  }),
+  "F1-broken-escape-400": () => ({
+    ...toCase({ op: operation("getOAuthProvider"), pathValues: { provider_id: "google" }, query: [], headers: [["x-api-key", "dev"]] }),
+    target: "/v2/auth/providers/google%z",
+    mutation: "path provider_id followed by the broken escape %z",
+    expect: "any",
+  }),
+  "F2-mock-empty-query-value": () => ({
+    ...toCase({ op: operation("listListeners"), pathValues: {}, query: [["offset", ""]], headers: [["x-api-key", "dev"]] }),
+    mutation: 'query offset=""',
+    expect: "invalid",
+  }),
+  "F3-mock-offset-past-int32": () => ({
+    ...toCase({
+      op: operation("listListeners"),
+      pathValues: {},
+      query: [
+        ["limit", "9"],
+        ["offset", "2147483647"],
+      ],
+      headers: [["x-api-key", "dev"]],
+    }),
+    mutation: "none",
+    expect: "valid",
+  }),
+};
+
+function operation(id: string) {
+  return OPERATIONS.find((op) => op.operationId === id)!;
+}
+
+// Each finding's shrunk case: an open one (in known.ts) must still fail (it.fails), so its fix makes
+// this fail and asks for the entry's removal; a fixed one must hold with no violation at all.
+for (const [id, replay] of Object.entries(REPLAYS)) {
+  const finding = KNOWN_FINDINGS.find((k) => k.id === id);
+  if (finding) {
+    it.fails(`open finding ${id} still stands (${finding.issue})`, async () => {
+      const c = replay();
+      const { violations } = await runCase(c, servers);
+      expect(
+        violations.filter((v) => knownFinding(c, v) === finding),
+        describeCase(c),
+      ).toEqual([]);
+    });
+  } else {
+    it(`fixed finding ${id} holds`, async () => {
+      const c = replay();
+      const { violations } = await runCase(c, servers);
+      expect(violations, describeCase(c)).toEqual([]);
+    });
+  }
+}
