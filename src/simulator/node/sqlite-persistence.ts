@@ -5,11 +5,13 @@
 // holds the file in exclusive locking mode from start to close, so SQLite itself refuses a second
 // simulator (or any other program) on the same file. SQLite writes the file in place: its mode, its
 // owner and a symlink to it stay as they are; a file this module creates is 0600 (it holds secret
-// values in clear), and SQLite gives its -wal file the same mode.
+// values in clear), and SQLite gives its -wal file the same mode. The connection lives in a worker
+// thread, so a commit's fsync never holds the event loop (see SqliteWorker).
 //
 // node:sqlite is loaded lazily, at load(), so the rest of the package runs on a Node without it.
 import { closeSync, constants, openSync, readSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
 import { DEPLOYMENT_STATUSES, DEPLOYMENT_TYPES, REVISION_STATUSES } from "../../../generated/constants.js";
 import { StorageError, type Persistence, type StateChange } from "../core/changes.js";
 import type { DeploymentRecord, Listener, RevisionRecord, State } from "../core/model.js";
@@ -94,93 +96,112 @@ export interface SqlitePersistenceOptions {
 
 /** The persistence of `--state FILE`: the state in a SQLite database at `file`. */
 export function createSqlitePersistence(file: string, options: SqlitePersistenceOptions = {}): Persistence {
-  let db: DatabaseSync | undefined;
-  let statements: Statements | undefined;
-  let queue: { changes: StateChange[]; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  type Item = { changes: StateChange[]; resolve: () => void; reject: (error: unknown) => void };
+  let worker: SqliteWorker | undefined;
+  let queue: Item[] = [];
   let scheduled = false;
+  let inFlight = false;
   let closed = false;
+  let settled: (() => void) | undefined;
 
-  function flush(): void {
+  /** Sends every append queued so far as one commit; appends arriving meanwhile wait for the next one. */
+  function send(): void {
     scheduled = false;
+    if (inFlight || queue.length === 0) return;
     const batch = queue;
     queue = [];
-    if (batch.length === 0) return;
-    if (!db || !statements || closed) {
+    if (!worker || closed) {
       for (const item of batch) item.reject(new StorageError(`The state file ${file} is not open.`, undefined, 500));
       return;
     }
-    const saved: typeof batch = [];
-    try {
-      db.exec("BEGIN IMMEDIATE");
-    } catch (error) {
-      for (const item of batch) item.reject(storageError(error, file));
-      return;
-    }
-    // One savepoint per append: a change that cannot be written fails its own write only.
+    const appends: Write[][] = [];
+    const sent: Item[] = [];
     for (const item of batch) {
       try {
-        db.exec("SAVEPOINT append");
-        for (const change of item.changes) write(statements, change);
-        db.exec("RELEASE append");
-        saved.push(item);
+        const list: Write[] = [];
+        for (const change of item.changes) writes(change, list);
+        appends.push(list);
+        sent.push(item);
       } catch (error) {
-        rollback(db, "ROLLBACK TO append; RELEASE append");
-        item.reject(storageError(error, file));
+        // A change JSON cannot hold (a non-finite number) fails its own write only.
+        item.reject(new StorageError(`The state file ${file} could not be written: ${(error as Error).message}`, undefined, 500));
       }
     }
-    try {
-      db.exec("COMMIT");
-    } catch (error) {
-      rollback(db, "ROLLBACK");
-      for (const item of saved) item.reject(storageError(error, file));
+    if (sent.length === 0) {
+      send();
       return;
     }
-    for (const item of saved) item.resolve();
+    inFlight = true;
+    worker.call({ op: "commit", appends }).then((reply) => {
+      inFlight = false;
+      const value = reply.value as { failed?: WorkerError; results?: (WorkerError | null)[] } | undefined;
+      const failed = reply.error ?? value?.failed;
+      sent.forEach((item, i) => {
+        const error = failed ?? value?.results?.[i];
+        if (error) item.reject(storageError(error, file));
+        else item.resolve();
+      });
+      if (queue.length > 0) send();
+      else settled?.();
+    });
   }
 
   return {
     async load() {
-      const sqlite = await loadSqlite();
-      const opened = openState(sqlite, file, options.importFrom);
-      db = opened.db;
-      statements = prepare(db);
-      if (opened.imported) {
-        // The 1.0 state, written in one transaction, then read back through the checks of any start.
-        try {
-          db.exec("BEGIN IMMEDIATE");
-          write(statements, { op: "replace_state", state: opened.imported });
-          db.exec("COMMIT");
-        } catch (error) {
-          rollback(db, "ROLLBACK");
-          db.close();
-          db = undefined;
-          throw new StateFileError(
-            options.importFrom!,
-            `importing it into ${file} failed: ${(error as Error).message}`,
-            `Nothing was imported; ${file} holds no state.`,
-          );
+      await loadSqlite(); // a Node without node:sqlite stops here, with one line saying which Node it needs
+      const opening = new SqliteWorker();
+      try {
+        const opened = openState(() => opening.database(file), file, options.importFrom);
+        if (opened.imported) {
+          // The 1.0 state, written in one transaction, then read back through the checks of any start.
+          const reply = await opening.call({ op: "commit", appends: [writes({ op: "replace_state", state: opened.imported }, [])] });
+          const value = reply.value as { failed?: WorkerError; results?: (WorkerError | null)[] } | undefined;
+          const failed = reply.error ?? value?.failed ?? value?.results?.[0];
+          if (failed) {
+            opened.db.close();
+            throw new StateFileError(
+              options.importFrom!,
+              `importing it into ${file} failed: ${failed.message}`,
+              `Nothing was imported; ${file} holds no state.`,
+            );
+          }
+          worker = opening;
+          return readState(opened.db, file);
         }
-        return readState(db, file);
+        worker = opening;
+        return opened.state;
+      } catch (error) {
+        await opening.terminate();
+        throw error;
       }
-      return opened.state;
     },
     append(changes) {
       return new Promise<void>((resolve, reject) => {
         queue.push({ changes, resolve, reject });
-        // Appends made before this turn of the event loop ends share one commit.
-        if (!scheduled) {
+        // Appends made before this turn of the event loop ends share one commit; while a commit is
+        // on its way to the disk, every append waits for the next one.
+        if (!scheduled && !inFlight) {
           scheduled = true;
-          setImmediate(flush);
+          setImmediate(send);
         }
       });
     },
     attach() {},
     async close() {
       if (closed) return;
-      flush();
+      while (inFlight || queue.length > 0) {
+        if (!inFlight) send();
+        if (inFlight) await new Promise<void>((resolve) => (settled = resolve));
+      }
       closed = true;
-      db?.close();
-      db = undefined;
+      const running = worker;
+      worker = undefined;
+      if (!running) return;
+      try {
+        running.callSync({ op: "close" });
+      } finally {
+        await running.terminate();
+      }
     },
   };
 }
@@ -228,7 +249,7 @@ export async function loadSqlite(): Promise<Sqlite> {
 
 const SQLITE_HEADER = "SQLite format 3\0";
 
-function openState(sqlite: Sqlite, file: string, importFrom: string | undefined): { db: DatabaseSync; state?: State; imported?: State } {
+function openState(connect: () => DatabaseSync, file: string, importFrom: string | undefined): { db: DatabaseSync; state?: State; imported?: State } {
   const head = firstBytes(file);
   let imported: State | undefined;
   if (importFrom !== undefined) {
@@ -254,7 +275,7 @@ function openState(sqlite: Sqlite, file: string, importFrom: string | undefined)
 
   let db: DatabaseSync;
   try {
-    db = new sqlite.DatabaseSync(file, { enableForeignKeyConstraints: true });
+    db = connect();
   } catch (error) {
     throw new StateFileError(file, `it cannot be opened (${(error as Error).message})`);
   }
@@ -477,31 +498,25 @@ function failure(value: unknown, fail: () => Error): DeploymentRecord["fail_next
 
 // --- writing -------------------------------------------------------------------------------------
 
-type Statements = Record<"putDeployment" | "putRevision" | "deleteRevision" | "putListener" | "setClock" | "putSimulator", StatementSync> & {
-  clear: () => void;
-};
+/** The statements a write runs, by name; the worker prepares each once. */
+const SQL = {
+  putDeployment: `INSERT INTO deployments (id, deployment, deployment_type, remote_reconciled, tag_value_ids, fail_next) VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (id) DO UPDATE SET deployment = excluded.deployment, deployment_type = excluded.deployment_type,
+      remote_reconciled = excluded.remote_reconciled, tag_value_ids = excluded.tag_value_ids, fail_next = excluded.fail_next`,
+  putRevision: `INSERT INTO revisions (id, deployment_id, revision, remote_reconciled, step_at_ms, fail_with) VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (id) DO UPDATE SET deployment_id = excluded.deployment_id, revision = excluded.revision,
+      remote_reconciled = excluded.remote_reconciled, step_at_ms = excluded.step_at_ms, fail_with = excluded.fail_with`,
+  deleteRevision: "DELETE FROM revisions WHERE id = ? AND deployment_id = ?",
+  putListener: "INSERT INTO listeners (id, listener) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET listener = excluded.listener",
+  setClock: "UPDATE simulator SET clock_offset_ms = ?, last_created_ms = ? WHERE id = 1",
+  putSimulator: "INSERT OR REPLACE INTO simulator (id, clock_offset_ms, last_created_ms, providers, connections, repositories) VALUES (1, ?, ?, ?, ?, ?)",
+  clearRevisions: "DELETE FROM revisions",
+  clearDeployments: "DELETE FROM deployments",
+  clearListeners: "DELETE FROM listeners",
+} as const;
 
-function prepare(db: DatabaseSync): Statements {
-  return {
-    putDeployment: db.prepare(
-      `INSERT INTO deployments (id, deployment, deployment_type, remote_reconciled, tag_value_ids, fail_next) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET deployment = excluded.deployment, deployment_type = excluded.deployment_type,
-         remote_reconciled = excluded.remote_reconciled, tag_value_ids = excluded.tag_value_ids, fail_next = excluded.fail_next`,
-    ),
-    putRevision: db.prepare(
-      `INSERT INTO revisions (id, deployment_id, revision, remote_reconciled, step_at_ms, fail_with) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET deployment_id = excluded.deployment_id, revision = excluded.revision,
-         remote_reconciled = excluded.remote_reconciled, step_at_ms = excluded.step_at_ms, fail_with = excluded.fail_with`,
-    ),
-    deleteRevision: db.prepare("DELETE FROM revisions WHERE id = ? AND deployment_id = ?"),
-    putListener: db.prepare("INSERT INTO listeners (id, listener) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET listener = excluded.listener"),
-    setClock: db.prepare("UPDATE simulator SET clock_offset_ms = ?, last_created_ms = ? WHERE id = 1"),
-    putSimulator: db.prepare(
-      "INSERT OR REPLACE INTO simulator (id, clock_offset_ms, last_created_ms, providers, connections, repositories) VALUES (1, ?, ?, ?, ?, ?)",
-    ),
-    clear: () => db.exec("DELETE FROM revisions; DELETE FROM deployments; DELETE FROM listeners;"),
-  };
-}
+/** One statement of a write and its parameters. */
+type Write = [sql: string, params: SQLInputValue[]];
 
 /** JSON would write Infinity and NaN as null, so what a restart reads back would differ from memory. */
 function json(value: unknown): string {
@@ -511,45 +526,204 @@ function json(value: unknown): string {
   });
 }
 
-function run(statement: StatementSync, ...values: SQLInputValue[]): void {
-  statement.run(...values);
-}
-
-function write(s: Statements, change: StateChange): void {
+/** The statements that save one change, appended to `out`. */
+function writes(change: StateChange, out: Write[]): Write[] {
   switch (change.op) {
     case "put_deployment": {
       const r = change.row;
-      run(s.putDeployment, r.deployment.id, json(r.deployment), r.deployment_type, r.remote_reconciled ? 1 : 0, json(r.tag_value_ids), r.fail_next);
-      return;
+      out.push([SQL.putDeployment, [r.deployment.id, json(r.deployment), r.deployment_type, r.remote_reconciled ? 1 : 0, json(r.tag_value_ids), r.fail_next]]);
+      return out;
     }
     case "put_revision":
-      putRevision(s, change.deployment_id, change.record);
-      return;
+      return putRevision(change.deployment_id, change.record, out);
     case "delete_revision":
-      run(s.deleteRevision, change.revision_id, change.deployment_id);
-      return;
+      out.push([SQL.deleteRevision, [change.revision_id, change.deployment_id]]);
+      return out;
     case "put_listener":
-      run(s.putListener, change.listener.id, json(change.listener));
-      return;
+      out.push([SQL.putListener, [change.listener.id, json(change.listener)]]);
+      return out;
     case "set_clock":
-      run(s.setClock, change.clock_offset_ms, change.last_created_ms);
-      return;
+      out.push([SQL.setClock, [change.clock_offset_ms, change.last_created_ms]]);
+      return out;
     case "replace_state": {
       const state = change.state;
-      s.clear();
-      run(s.putSimulator, state.clock_offset_ms, state.last_created_ms, json(state.providers), json(state.connections), json(state.repositories));
+      out.push([SQL.clearRevisions, []], [SQL.clearDeployments, []], [SQL.clearListeners, []]);
+      out.push([SQL.putSimulator, [state.clock_offset_ms, state.last_created_ms, json(state.providers), json(state.connections), json(state.repositories)]]);
       for (const record of state.deployments) {
-        write(s, { op: "put_deployment", row: record });
-        for (const revision of record.revisions) putRevision(s, record.deployment.id, revision);
+        writes({ op: "put_deployment", row: record }, out);
+        for (const revision of record.revisions) putRevision(record.deployment.id, revision, out);
       }
-      for (const listener of state.listeners) run(s.putListener, listener.id, json(listener));
-      return;
+      for (const listener of state.listeners) out.push([SQL.putListener, [listener.id, json(listener)]]);
+      return out;
     }
   }
 }
 
-function putRevision(s: Statements, deploymentId: string, r: RevisionRecord): void {
-  run(s.putRevision, r.revision.id, deploymentId, json(r.revision), r.remote_reconciled ? 1 : 0, r.step_at_ms, r.fail_with);
+function putRevision(deploymentId: string, r: RevisionRecord, out: Write[]): Write[] {
+  out.push([SQL.putRevision, [r.revision.id, deploymentId, json(r.revision), r.remote_reconciled ? 1 : 0, r.step_at_ms, r.fail_with]]);
+  return out;
+}
+
+// --- the worker ----------------------------------------------------------------------------------
+
+// The connection lives in a worker thread, so that a commit's fsync (and SQLite's checkpoints)
+// never hold the event loop: requests go on being read, answered from memory, and gathered into
+// the next commit while one is on its way to the disk. At start, the checks call the worker
+// synchronously (a SharedArrayBuffer signal and receiveMessageOnPort), so the opening code reads
+// like the single-threaded code it is; commits are messages. The worker's code is plain JavaScript
+// here, so it runs the same from the compiled package and from the TypeScript sources.
+// process.getBuiltinModule, not require: the worker may inherit --input-type=module.
+const WORKER = `
+const { parentPort, workerData } = process.getBuiltinModule("node:worker_threads");
+const emitWarning = process.emitWarning;
+process.emitWarning = function (warning, ...rest) {
+  const text = typeof warning === "string" ? warning : warning && warning.message;
+  const type = typeof rest[0] === "string" ? rest[0] : (rest[0] && rest[0].type) || (warning && warning.name);
+  if (type === "ExperimentalWarning" && /SQLite/i.test(String(text))) return;
+  return emitWarning.call(this, warning, ...rest);
+};
+let DatabaseSync;
+let loadError;
+try {
+  ({ DatabaseSync } = process.getBuiltinModule("node:sqlite"));
+} catch (e) {
+  loadError = e;
+}
+process.emitWarning = emitWarning;
+const { signal, port } = workerData;
+let db;
+const statements = new Map();
+const statement = (sql) => {
+  let s = statements.get(sql);
+  if (!s) statements.set(sql, (s = db.prepare(sql)));
+  return s;
+};
+const errorOf = (e) => ({ message: String(e && e.message), errcode: e && e.errcode });
+const undo = (sql) => { try { db.exec(sql); } catch {} };
+function commit(appends) {
+  try { db.exec("BEGIN IMMEDIATE"); } catch (e) { return { failed: errorOf(e) }; }
+  const results = [];
+  for (const list of appends) {
+    try {
+      db.exec("SAVEPOINT append");
+      for (const [sql, params] of list) statement(sql).run(...params);
+      db.exec("RELEASE append");
+      results.push(null);
+    } catch (e) {
+      undo("ROLLBACK TO append; RELEASE append");
+      results.push(errorOf(e));
+    }
+  }
+  try { db.exec("COMMIT"); } catch (e) { undo("ROLLBACK"); return { failed: errorOf(e) }; }
+  return { results };
+}
+function call(m) {
+  if (loadError) throw loadError;
+  switch (m.op) {
+    case "open": db = new DatabaseSync(m.file, { enableForeignKeyConstraints: true }); return null;
+    case "exec": db.exec(m.sql); return null;
+    case "get": return statement(m.sql).get(...m.params);
+    case "all": return statement(m.sql).all(...m.params);
+    case "commit": return commit(m.appends);
+    case "close": statements.clear(); if (db) db.close(); db = undefined; return null;
+  }
+}
+function answer(m) {
+  try { return { value: call(m) }; } catch (e) { return { error: errorOf(e) }; }
+}
+port.on("message", (m) => {
+  port.postMessage(answer(m));
+  Atomics.store(signal, 0, 1);
+  Atomics.notify(signal, 0);
+});
+parentPort.on("message", (m) => parentPort.postMessage({ id: m.id, ...answer(m) }));
+`;
+
+interface WorkerError {
+  message: string;
+  errcode?: number;
+}
+
+type Reply = { value?: unknown; error?: WorkerError };
+
+/** The worker holding the connection: `db` for synchronous calls at start, `commit` for writes. */
+class SqliteWorker {
+  private readonly worker: Worker;
+  private readonly signal = new Int32Array(new SharedArrayBuffer(4));
+  private readonly port: MessagePort;
+  private readonly pending = new Map<number, (reply: Reply) => void>();
+  private nextId = 0;
+  private exited: Error | undefined;
+
+  constructor() {
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
+    this.worker = new Worker(WORKER, { eval: true, workerData: { signal: this.signal, port: port2 }, transferList: [port2] });
+    this.worker.on("message", (m: Reply & { id: number }) => {
+      const resolve = this.pending.get(m.id);
+      this.pending.delete(m.id);
+      if (this.pending.size === 0) this.worker.unref();
+      resolve?.(m);
+    });
+    this.worker.on("error", (error) => this.fail(error));
+    this.worker.on("exit", (code) => this.fail(new Error(`the SQLite worker exited (${code})`)));
+    this.worker.unref();
+    this.port.unref();
+  }
+
+  private fail(error: Error): void {
+    this.exited ??= error;
+    for (const resolve of this.pending.values()) resolve({ error: { message: error.message } });
+    this.pending.clear();
+  }
+
+  /** A call that waits for its answer, blocking the thread: only at start and close. */
+  callSync(message: Record<string, unknown>): unknown {
+    if (this.exited) throw this.exited;
+    Atomics.store(this.signal, 0, 0);
+    this.port.postMessage(message);
+    if (Atomics.wait(this.signal, 0, 0, 120_000) === "timed-out") throw new Error("the SQLite worker did not answer within 120 s");
+    const reply = receiveMessageOnPort(this.port)?.message as Reply | undefined;
+    if (!reply) throw new Error("the SQLite worker sent no answer");
+    if (reply.error) throw Object.assign(new Error(reply.error.message), { errcode: reply.error.errcode });
+    return reply.value;
+  }
+
+  /** A call answered by a message; keeps the process alive until it is. */
+  call(message: Record<string, unknown>): Promise<Reply> {
+    if (this.exited) return Promise.resolve({ error: { message: this.exited.message } });
+    const id = this.nextId++;
+    this.worker.ref();
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      this.worker.postMessage({ ...message, id });
+    });
+  }
+
+  /** The connection as DatabaseSync-like object, for the checks at start. */
+  database(file: string): DatabaseSync {
+    this.callSync({ op: "open", file });
+    const statement = (sql: string): StatementSync => ({
+      run: (...params) => this.callSync({ op: "all", sql, params }),
+      get: (...params) => this.callSync({ op: "get", sql, params }),
+      all: (...params) => this.callSync({ op: "all", sql, params }) as unknown[],
+      iterate: (...params) => this.callSync({ op: "all", sql, params }) as unknown[],
+    });
+    return {
+      exec: (sql) => {
+        this.callSync({ op: "exec", sql });
+      },
+      prepare: statement,
+      close: () => {
+        this.callSync({ op: "close" });
+      },
+    };
+  }
+
+  async terminate(): Promise<void> {
+    this.port.close();
+    await this.worker.terminate();
+  }
 }
 
 // --- errors --------------------------------------------------------------------------------------
