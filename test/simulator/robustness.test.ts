@@ -3,7 +3,7 @@
 // compared the way their type defines.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { BoundedCache, sizeOfText } from "../../src/simulator/core/bounded-cache.js";
-import { LIST_PAGE_BOUNDS, Renderer } from "../../src/simulator/core/render.js";
+import { LIST_PAGE_BOUNDS, JsonCache } from "../../src/simulator/core/render.js";
 import { seedState } from "../../src/simulator/core/seed.js";
 import { Store } from "../../src/simulator/core/store.js";
 import { REQUEST_BOUNDS } from "../../src/local-server/bounds.js";
@@ -37,7 +37,7 @@ describe("caches are bounded by bytes", () => {
 
   it("keeps the list answers within their byte bound after large valid values and many distinct queries", () => {
     const store = new Store(seedState(30, Date.parse("2026-02-01T00:00:00Z")), 2000, () => Date.parse("2026-02-01T00:00:00Z"));
-    const render = new Renderer(store);
+    const render = new JsonCache(store);
     const large = "v".repeat(REQUEST_BOUNDS.maxStringLength - 1);
     // Three deployments with about 900 KB of secrets each, the most one valid PATCH can carry.
     for (const record of store.listDeployments(undefined, {}, 0, 3).items) {

@@ -18,7 +18,8 @@ interface CachedPage {
   key: string;
 }
 
-export class Renderer {
+/** The JSON text of answers, cached by the store's versions (a cache of serialized answers, not a renderer of anything). */
+export class JsonCache {
   readonly deployments = new BoundedCache<string, { version: number; text: string }>(DEPLOYMENT_JSON_BOUNDS, (e) => sizeOfText(e.text));
   readonly pages = new BoundedCache<string, CachedPage>(LIST_PAGE_BOUNDS, (e) => sizeOfText(e.bytes) + sizeOfText(e.key));
   private encoder = new TextEncoder();

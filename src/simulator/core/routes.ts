@@ -1,23 +1,53 @@
-// One handler per operationId of the document. Reads go to the store and come back as data or
-// cached JSON text; writes go through the writer, which saves them before they are applied.
+// One answer per operationId of the document, typed from the generated `operations`: each takes
+// its operation's parameters and body, and the compiler says when an operation has none. Reads go
+// to the store and come back as data or cached JSON text; writes go through the writer, which
+// saves them before they are applied.
+import type { operations } from "../../../generated/schema.js";
 import type { DeploymentRecord } from "./model.js";
+import type { JsonCache } from "./render.js";
 import { ok, okText, problem, type Reply } from "./reply.js";
-import type { Renderer } from "./render.js";
 import type { Store } from "./store.js";
 import type { Writer } from "./writer.js";
 
+export type OperationId = keyof operations;
+
+type Section<P, S extends "path" | "query"> = P extends { [k in S]?: infer X } ? ([NonNullable<X>] extends [never] ? unknown : NonNullable<X>) : unknown;
+/** A paged list's limit and offset are always there once checked: the document gives their defaults. */
+type Paged<Q> = "limit" extends keyof Q ? Omit<Q, "limit" | "offset"> & { limit: number; offset: number } : Q;
+/** An operation's path and query parameters, coerced, checked and defaulted. */
+export type OperationParams<K extends OperationId> = Section<operations[K]["parameters"], "path"> & Paged<Section<operations[K]["parameters"], "query">>;
+/** An operation's checked JSON body (undefined for an operation without one). */
+export type OperationBody<K extends OperationId> = operations[K] extends { requestBody: { content: { "application/json": infer B } } } ? B : undefined;
+
+export interface OperationRequest<K extends OperationId> {
+  params: OperationParams<K>;
+  body: OperationBody<K>;
+  /** X-Tenant-Id (lower case), when sent: only that tenant's resources are visible. */
+  tenant: string | undefined;
+  path: string;
+}
+
+export type OperationAnswer<K extends OperationId> = (request: OperationRequest<K>) => Reply | Promise<Reply>;
+
+/** A checked request of an operation named at run time (the router's view, before its operation is known to the compiler). */
 export interface RequestContext {
-  /** Path, query and header parameters, coerced and validated. */
-  params: Record<string, any>;
-  body: any;
-  /** X-Tenant-Id, when sent: only that tenant's resources are visible. */
+  params: Record<string, unknown>;
+  body: unknown;
   tenant: string | undefined;
   path: string;
 }
 
 export type OperationHandler = (ctx: RequestContext) => Reply | Promise<Reply>;
 
-export function operationHandlers(store: Store, writer: Writer, render: Renderer): Record<string, OperationHandler> {
+/** Every operation's answer; the router calls them with what the checker let through for that operation. */
+export function operationHandlers(store: Store, writer: Writer, render: JsonCache): Record<OperationId, OperationHandler> {
+  const answers = typedAnswers(store, writer, render);
+  // The one place where an operation named by a string meets its typed answer: the checker has
+  // validated the request against that operation's schemas.
+  return answers as unknown as Record<OperationId, OperationHandler>;
+}
+
+function typedAnswers(store: Store, writer: Writer, render: JsonCache) {
   const findDeployment = (id: string, tenant: string | undefined, path: string): DeploymentRecord | Reply =>
     store.getDeployment(id, tenant) ?? problem("not-found", `There is no deployment ${id}.`, path);
   const isRecord = (x: DeploymentRecord | Reply): x is DeploymentRecord => "deployment" in x;
@@ -94,5 +124,5 @@ export function operationHandlers(store: Store, writer: Writer, render: Renderer
       const repos = store.repositories("forge", params.integration_id);
       return repos ? ok(repos) : problem("not-found", `There is no forge integration ${params.integration_id}.`, path);
     },
-  };
+  } satisfies { [K in OperationId]: OperationAnswer<K> };
 }

@@ -9,7 +9,7 @@ import { fetchOver, type FetchFunction } from "./fetch.js";
 import { createHandler, type Handler } from "./handler.js";
 import type { FailureStatus, State } from "./model.js";
 import { type FaultKind, type FaultRule, Faults, type Latency, MAX_PENDING_FAULTS } from "./faults.js";
-import { Renderer } from "./render.js";
+import { JsonCache } from "./render.js";
 import type { Reply } from "./reply.js";
 import { operationHandlers } from "./routes.js";
 import { DEFAULT_SEED_DEPLOYMENTS, SEED_IDS, seedState } from "./seed.js";
@@ -102,7 +102,7 @@ export function createSimulator(options: CreateSimulatorOptions = {}): Simulator
   const seed = (): State => seedState(seedCount, clock());
   const store = new Store(seed(), stepSeconds * 1000, clock);
   const writer = new Writer(store, persistence);
-  const render = new Renderer(store);
+  const render = new JsonCache(store);
   const operations = describeOperations(openApiDocument);
   const faults = new Faults(new Set(operations.map((o) => o.operationId)));
   const resetFaults = () => {
