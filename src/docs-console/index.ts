@@ -119,17 +119,58 @@ async function showAnswer(target: HTMLElement, response: Response, started: numb
 }
 
 const datalistIds = new Map<string, string>();
+const datalistsByParam = new Map<string, Set<HTMLDataListElement>>();
 
-/** The id of a <datalist> offering these values (one list per set of values). */
-function datalistFor(values: string[]): string {
-  const key = values.join("\n");
+/** The id of a <datalist> offering these values for this parameter (one list per parameter and set of values). */
+function datalistFor(param: string, values: string[]): string {
+  const key = `${param}\n${values.join("\n")}`;
   let id = datalistIds.get(key);
   if (!id) {
     id = `try-list-${datalistIds.size + 1}`;
     datalistIds.set(key, id);
-    document.body.append(h("datalist", { id }, ...values.map((value) => h("option", { value }))));
+    const list = h("datalist", { id }, ...values.map((value) => h("option", { value })));
+    document.body.append(list);
+    if (!datalistsByParam.has(param)) datalistsByParam.set(param, new Set());
+    datalistsByParam.get(param)!.add(list);
   }
   return id;
+}
+
+/** Offers an id an answer named (a new revision, say) in every list of that parameter, newest first. */
+function offer(param: string, value: string): void {
+  for (const list of datalistsByParam.get(param) ?? []) {
+    if ([...list.options].some((o) => o.value === value)) continue;
+    list.prepend(h("option", { value }));
+    while (list.options.length > 30) list.lastElementChild?.remove();
+  }
+}
+
+/** The path parameter an operation's answers hold ids of: /v2/deployments and /v2/deployments/{deployment_id} both give deployment_id. */
+function idParameterOf(spec: OperationSpec, all: OperationSpec[]): string | undefined {
+  const own = spec.path.match(/\/\{([^}]+)\}$/)?.[1];
+  if (own) return own;
+  for (const other of all) {
+    const m = other.path.match(/\/\{([^}]+)\}$/);
+    if (m && other.path === `${spec.path}/{${m[1]}}`) return m[1];
+  }
+  return undefined;
+}
+
+/** Offers the ids an answer holds: its resources' ids, and the revision ids a deployment names. */
+function harvest(spec: OperationSpec, body: unknown): void {
+  const idParam = idParameterOf(spec, specs);
+  const visit = (value: unknown, depth: number) => {
+    if (depth > 3 || !value || typeof value !== "object") return;
+    if (Array.isArray(value)) {
+      for (const item of value.slice(0, 100)) visit(item, depth + 1);
+      return;
+    }
+    const record = value as Record<string, unknown>;
+    if (idParam && typeof record.id === "string") offer(idParam, record.id);
+    for (const key of ["latest_revision_id", "active_revision_id"]) if (typeof record[key] === "string") offer("revision_id", record[key] as string);
+    for (const inner of Object.values(record)) if (inner && typeof inner === "object") visit(inner, depth + 1);
+  };
+  visit(body, 0);
 }
 
 /** A console for one operation. */
@@ -141,7 +182,7 @@ function operationConsole(spec: OperationSpec): HTMLElement {
     input.value = p.initial;
     if (p.placeholder) input.placeholder = p.placeholder;
     if (p.required) input.required = true;
-    if (p.suggestions.length) input.setAttribute("list", datalistFor(p.suggestions));
+    if (p.suggestions.length) input.setAttribute("list", datalistFor(p.name, p.suggestions));
     inputs.set(p.name, input);
     rows.push(
       h("label", { class: "try-param", title: p.description }, h("span", {}, h("code", {}, p.name), ` ${p.in}${p.required ? ", required" : ""}`), input),
@@ -173,7 +214,12 @@ function operationConsole(spec: OperationSpec): HTMLElement {
         headers: headersOf(request),
         body: request.body,
       });
-      await showAnswer(answer, response, started);
+      const text = await showAnswer(answer, response, started);
+      if (response.ok) {
+        try {
+          harvest(spec, JSON.parse(text));
+        } catch {}
+      }
     } catch (error) {
       answer.replaceChildren(h("p", { class: "try-status" }, `The request could not be made: ${(error as Error).message}`));
       answer.dataset.status = "error";
@@ -203,7 +249,7 @@ function guideConsole(patch: OperationSpec): HTMLElement {
   const id = h("input", { type: "text", "data-try-param": "deployment_id", spellcheck: "false" });
   const param = patch.parameters.find((p) => p.name === "deployment_id");
   id.value = param?.initial ?? "";
-  if (param?.suggestions.length) id.setAttribute("list", datalistFor(param.suggestions));
+  if (param?.suggestions.length) id.setAttribute("list", datalistFor("deployment_id", param.suggestions));
   const body = h("textarea", { "data-try-body": "", rows: "3", spellcheck: "false", "aria-label": "patch body (JSON)" });
   body.value = JSON.stringify({ source_revision_config: { repo_ref: "release/2.5" } }, null, 2);
   const go = h("button", { type: "button", class: "try-send", "data-try-send": "" }, "Deploy and follow");
@@ -228,6 +274,7 @@ function guideConsole(patch: OperationSpec): HTMLElement {
       if (!patched.ok) return;
       const revisionId = deployment.latest_revision_id;
       line(`latest_revision_id is ${revisionId}`);
+      if (typeof revisionId === "string") offer("revision_id", revisionId);
       const { step_seconds } = await sim().status();
       let last = "";
       for (let polls = 0; polls < 60; polls++) {
@@ -286,8 +333,9 @@ const STYLE = `
 .try-log{margin:8px 0;padding-left:20px;font:12px/1.5 ui-monospace,monospace}
 `;
 
+const specs = operationSpecs(openApiDocument);
+
 function main(): void {
-  const specs = operationSpecs(openApiDocument);
   const byId = new Map(specs.map((s) => [s.operationId.toLowerCase(), s]));
   const consoles = new Map<string, HTMLElement>();
   const consoleFor = (key: string, make: () => HTMLElement) => {

@@ -139,6 +139,9 @@ describe.skipIf(!chromiumAvailable())("Try it consoles in the docs page, offline
     expect(revisionId).not.toBe(ids.get("/v2/deployments/{deployment_id}/revisions/{revision_id} revision_id"));
 
     const get = await consoleOf(docs.page, "getRevision");
+    // The new revision's id is offered where a revision id is asked for.
+    const list = await get.locator('[data-try-param="revision_id"]').getAttribute("list");
+    expect(await docs.page.locator(`datalist[id="${list}"] option[value="${revisionId}"]`).count()).toBe(1);
     await get.locator('[data-try-param="deployment_id"]').fill(deploymentId);
     await get.locator('[data-try-param="revision_id"]').fill(revisionId);
     const first = await send(get);
