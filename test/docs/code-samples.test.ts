@@ -13,6 +13,7 @@ import { transform } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it, test } from "vitest";
 import { exampleIds, withCodeSamples, type CodeSample } from "../../scripts/code-samples.mjs";
 import { chromiumAvailable, launchChromium, openOfflinePage, showOperation } from "../../scripts/docs-browser.mjs";
+import { docsDocument } from "../../scripts/docs-page.mjs";
 import * as walk from "../../src/shared/walk.js";
 import { startSimulator, type RunningSimulator } from "../../src/simulator/node/index.js";
 import { document, ROOT } from "../support/document.js";
@@ -132,6 +133,10 @@ describe("code samples on every operation (x-codeSamples)", () => {
 
   test("every TypeScript sample compiles against the package's types; a wrong one does not", async () => {
     const files = Object.fromEntries(operations.map((o) => [`${o.operationId}.ts`, sample(o.samples, "TypeScript")!.source]));
+    // The guide section's sample (deployRevision, waitForRevision) too.
+    const guide = String(docsDocument(document, walk).info.description).match(/```ts\n([\s\S]*?)```/)?.[1];
+    expect(guide).toContain("deployRevision(client");
+    files["guide.ts"] = guide!;
     expect(await typeCheck(join(DIR, "check"), files)).toBe("");
     const wrong = sample(operations.find((o) => o.operationId === "patchDeployment")!.samples, "TypeScript")!.source.replace("repo_ref", "repo_reference");
     expect(await typeCheck(join(DIR, "wrong"), { "wrong.ts": wrong })).toMatch(/wrong\.ts\(\d+,\d+\): error TS2353/);
