@@ -48,7 +48,7 @@ async function allIds(url) {
 }
 
 let patchCount = 0;
-function run(url, ids, options) {
+function run(url, options) {
   return new Promise((resolve, reject) => {
     autocannon({ url, headers: HEADERS, ...options }, (error, result) => (error ? reject(error) : resolve(result)));
   });
@@ -75,8 +75,8 @@ async function phase(target, seconds, withReaders) {
     setupRequest: (request) => ({ ...request, path: `/v2/deployments/${ids[Math.floor(Math.random() * ids.length)]}` }),
   };
   const [writes, reads] = await Promise.all([
-    run(url, ids, { connections: WRITERS, duration: seconds, requests: [patch] }),
-    withReaders && READERS > 0 ? run(url, ids, { connections: READERS, duration: seconds, requests: [get] }) : undefined,
+    run(url, { connections: WRITERS, duration: seconds, requests: [patch] }),
+    withReaders && READERS > 0 ? run(url, { connections: READERS, duration: seconds, requests: [get] }) : undefined,
   ]);
   return { writes, reads };
 }
