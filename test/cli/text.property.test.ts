@@ -1,0 +1,59 @@
+// Generated cases (fast-check, seeded) for the two functions every dms line goes through:
+// terminalSafe leaves no character a terminal acts on, and keeps every other one; the Redactor
+// changes nothing but whole occurrences of long secrets, and JSON stays the same JSON.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { MIN_MASKED_LENGTH, REDACTED, Redactor } from "../../src/cli/redact.js";
+import { jsonSafe, terminalSafe } from "../../src/cli/terminal-text.js";
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const anyText = fc.string({ unit: "binary", maxLength: 60 });
+
+describe("terminalSafe and jsonSafe", () => {
+  it("no control, separator or bidi character survives; the rest is unchanged", () => {
+    fc.assert(
+      fc.property(anyText, (text) => {
+        const safe = terminalSafe(text);
+        expect(safe).not.toMatch(CONTROL);
+        if (!CONTROL.test(text)) expect(safe).toBe(text);
+        const json = jsonSafe(JSON.stringify({ text }));
+        expect(json).not.toMatch(CONTROL);
+        expect(JSON.parse(json)).toEqual({ text });
+      }),
+      { numRuns: 500, seed: 19 },
+    );
+  });
+});
+
+describe("Redactor", () => {
+  const uuid = fc.uuid();
+  it("short secrets never change text; ids and words around a secret are left alone", () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: MIN_MASKED_LENGTH - 1 }), fc.array(uuid, { maxLength: 4 }), (secret, ids) => {
+        const redactor = new Redactor();
+        redactor.add(secret);
+        const text = `${ids.join(" ")} exit code | 1 | ${secret}_free dev-${secret}`;
+        expect(redactor.apply(text)).toBe(text);
+        const event = { ids, exit_code: 1, deployment_type: `${secret}_free` };
+        expect(redactor.value(event)).toEqual(event);
+      }),
+      { numRuns: 300, seed: 19 },
+    );
+  });
+
+  it("a long secret is masked wherever it stands whole, in text and in JSON, and nothing else changes", () => {
+    const secret = fc.stringMatching(/^[A-Za-z0-9]{6,20}$/);
+    fc.assert(
+      fc.property(secret, uuid, (value, id) => {
+        fc.pre(!id.includes(value));
+        const redactor = new Redactor();
+        redactor.add(value);
+        expect(redactor.apply(`id ${id}: "${value}" rejected (${value})`)).toBe(`id ${id}: "${REDACTED}" rejected (${REDACTED})`);
+        expect(redactor.apply(`${value}x ${value}_y`)).toBe(`${value}x ${value}_y`);
+        const json = JSON.stringify(redactor.value({ id, secrets: [{ name: "A", value }] }));
+        expect(JSON.parse(redactor.apply(json))).toEqual({ id, secrets: [{ name: "A", value: REDACTED }] });
+      }),
+      { numRuns: 300, seed: 19 },
+    );
+  });
+});
