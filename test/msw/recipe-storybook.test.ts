@@ -5,12 +5,23 @@
 // stories with `storybook build` and opens them in Chromium.
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { unwrap } from "../../src/index.js";
+import { type DeploymentsClient, unwrap } from "../../src/index.js";
 import { SEED_IDS } from "../../src/simulator/node/index.js";
-import meta, { Deployed, Deploying } from "../storybook/DeploymentCard.stories.js";
 
-const handlers = (meta.parameters.msw as { handlers: Parameters<typeof setupServer> }).handlers;
-const server = setupServer(...handlers);
+// Imported by a path the type checker does not follow: Storybook's types are checked with
+// test/storybook/tsconfig.json (their .d.ts files do not pass this project's library check).
+interface Story {
+  loaders?: (() => Promise<unknown>)[];
+}
+interface StoriesModule {
+  default: { args: { client: DeploymentsClient }; parameters: { msw: { handlers: Parameters<typeof setupServer> } } };
+  Deployed: Story;
+  Deploying: Story;
+}
+const STORIES = "../storybook/DeploymentCard.stories.js";
+const { default: meta, Deployed, Deploying } = (await import(/* @vite-ignore */ STORIES)) as StoriesModule;
+
+const server = setupServer(...meta.parameters.msw.handlers);
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
 afterAll(() => server.close());
 
@@ -18,8 +29,8 @@ const component = meta.args.client;
 const getDeployment = async () =>
   unwrap(await component.GET("/v2/deployments/{deployment_id}", { params: { path: { deployment_id: SEED_IDS.deployment_id } } }));
 
-async function load(story: { loaders?: unknown }): Promise<void> {
-  for (const loader of story.loaders as (() => Promise<unknown>)[]) await loader();
+async function load(story: Story): Promise<void> {
+  for (const loader of story.loaders ?? []) await loader();
 }
 
 test("the Deploying story's loader leaves a revision in progress that the component then reads through MSW; Deployed resets it", async () => {

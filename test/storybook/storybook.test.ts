@@ -29,7 +29,14 @@ let server: Server | undefined;
 let origin: string;
 let buildSeconds: number;
 
+let typeCheck: Promise<string>;
+
 beforeAll(async () => {
+  // tsc runs while Storybook builds: the build waits on the disk as much as on the CPU.
+  typeCheck = run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", "test/storybook/tsconfig.json"], { cwd: ROOT }).then(
+    (r) => r.stdout,
+    (error: { stdout?: string }) => error.stdout ?? String(error),
+  );
   out = await mkdtemp(join(tmpdir(), "dms-storybook-"));
   const started = performance.now();
   await run(process.execPath, [STORYBOOK, "build", "-c", "test/storybook/.storybook", "-o", out, "--quiet", "--disable-telemetry"], {
@@ -60,6 +67,10 @@ afterAll(async () => {
 });
 
 describe("storybook build of the recipe", () => {
+  it("type-checks: the stories, preview.ts and main.ts (test/storybook/tsconfig.json)", async () => {
+    expect(await typeCheck).toBe("");
+  });
+
   it("lists the five stories and ships MSW's worker script", async () => {
     const index = JSON.parse(await readFile(join(out, "index.json"), "utf8")) as { entries: Record<string, { title: string; name: string }> };
     expect(Object.keys(index.entries).sort()).toEqual([
