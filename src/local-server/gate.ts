@@ -4,8 +4,8 @@
 // Host and origin. The simulator's core (in Node, browsers and MSW), the simulator's node:http
 // adapter and the mock's front all call these, so one request shape gets one answer from every
 // server. The node:http half (Host, CORS, 413, sending) is node-gate.ts. No Node imports.
-import { problemDetails } from "../shared/problems.js";
-import type { Problem, ProblemFieldError } from "../shared/types.js";
+import { type FieldErrorCode, problemDetails } from "../shared/problems.js";
+import type { Problem } from "../shared/types.js";
 
 export type GateProblem = Problem & { status: number };
 
@@ -47,17 +47,12 @@ export function parseMediaType(header: string | null | undefined): MediaType {
 
 /**
  * The 415 for a body whose Content-Type is not one of `listed` (or not one media type at all);
- * undefined when the body may be read. A request with neither a body nor a Content-Type passes:
- * its answer is that the body is required (422), which says more than a 415.
+ * undefined when the body may be read. Without a Content-Type, a server reads the body first and
+ * sends this only when the body is not empty: a request with neither is answered that the body is
+ * required (422), which says more.
  */
-export function unsupportedMediaType(
-  listed: readonly string[],
-  header: string | null | undefined,
-  path: string,
-  bodyAnnounced = true,
-): GateProblem | undefined {
+export function unsupportedMediaType(listed: readonly string[], header: string | null | undefined, path: string): GateProblem | undefined {
   const read = parseMediaType(header);
-  if ("mediaType" in read && read.mediaType === "" && !bodyAnnounced) return undefined;
   const wanted = listed.join(" or ");
   if ("invalid" in read) {
     return problemDetails("unsupported-media-type", `Send the body as ${wanted}; the Content-Type header is not one media type.`, path);
@@ -172,13 +167,20 @@ export class RouteTable<T> {
   }
 }
 
+/** A field error about a parameter, as every server writes it. */
+export interface ParameterError {
+  parameter: string;
+  code: FieldErrorCode;
+  detail: string;
+}
+
 /**
  * A single-valued query parameter given more than once (`limit=1&limit=2`) is ambiguous: servers
  * differ on which value wins. Every server of this package refuses it (422), naming the parameter.
  */
-export function repeatedParameterErrors(query: URLSearchParams | undefined, singleValued: Iterable<string>): ProblemFieldError[] {
+export function repeatedParameterErrors(query: URLSearchParams | undefined, singleValued: Iterable<string>): ParameterError[] {
   if (!query) return [];
-  const errors: ProblemFieldError[] = [];
+  const errors: ParameterError[] = [];
   for (const name of singleValued) {
     const count = query.getAll(name).length;
     if (count > 1) errors.push({ parameter: name, code: "type", detail: `must be given once, not ${count} times` });

@@ -139,14 +139,14 @@ async function handle(req: IncomingMessage, res: ServerResponse, { gate, prism, 
   let body: unknown = null;
   let bodyWas: BodyWas = "empty";
   const contentType = header(req, "content-type");
-  if (listed.length > 0) {
-    const refused = unsupportedMediaType(listed, contentType, path, gate.hasBody(req) && req.headers["content-length"] !== "0");
-    if (refused) return sendProblem(res, refused, cors);
-  }
+  const refused = listed.length > 0 ? unsupportedMediaType(listed, contentType, path) : undefined;
+  // With a Content-Type, refused before the body is read; without one, only a body that is not empty is.
+  if (refused && contentType?.trim()) return sendProblem(res, refused, cors);
   if (gate.hasBody(req)) {
     const read = await gate.readBody(req, res, admitted);
     if (!read.ok) return res.statusCode;
     const text = new TextDecoder().decode(read.bytes);
+    if (refused && !isEmptyBodyText(text)) return sendProblem(res, refused, cors);
     if (listed.length > 0 && !isEmptyBodyText(text)) {
       const parsed = parseJsonText(text, path);
       if ("problem" in parsed) return sendProblem(res, parsed.problem, cors);

@@ -48,9 +48,8 @@ describe("unsupportedMediaType", () => {
     });
     expect(unsupportedMediaType(listed, "application/json, text/plain", "/p")?.status).toBe(415);
   });
-  it("lets a request with neither a body nor a Content-Type go on (its answer: the body is required)", () => {
-    expect(unsupportedMediaType(listed, undefined, "/p", false)).toBeUndefined();
-    expect(unsupportedMediaType(listed, undefined, "/p", true)?.status).toBe(415);
+  it("answers 415 without a Content-Type (a server sends it only when the body is not empty)", () => {
+    expect(unsupportedMediaType(listed, undefined, "/p")).toMatchObject({ status: 415, detail: "Send the body as application/json." });
   });
 });
 

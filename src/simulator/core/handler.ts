@@ -3,13 +3,14 @@
 // adapter and the fetch adapter are thin wrappers around it. The order is fixed: route, check
 // (authentication, media type, bounds, schema), move the clock, then the operation's handler.
 import { tooLargeDetail } from "../../local-server/body.js";
+import { type GateProblem, isEmptyBodyText, parseJsonText, RouteTable, repeatedParameterErrors, unsupportedMediaType } from "../../local-server/gate.js";
 import { isJsonContentType } from "../../local-server/policy.js";
 import { checkTenantHeader } from "../../local-server/tenant.js";
 import { invalidFieldsDetail } from "../../shared/problems.js";
 import { checkJsonBounds, REQUEST_BOUNDS } from "../../local-server/bounds.js";
 import type { ControlHandler } from "./control.js";
 import type { Faults } from "./faults.js";
-import { problem, type Reply } from "./reply.js";
+import { PROBLEM_JSON, problem, type Reply } from "./reply.js";
 import type { OperationHandler } from "./routes.js";
 import type { FieldError, OperationSpec, RequestChecker } from "./validate.js";
 
@@ -43,7 +44,8 @@ export type Handler = (request: SimRequest) => Reply | Promise<Reply>;
 const CONTROL_PREFIX = "/_simulator";
 
 export function createHandler(config: HandlerConfig): Handler {
-  const routes = compileRoutes(config.operations);
+  // Route matching, media types and JSON text are the local-server gate's, shared with the mock.
+  const routes = new RouteTable(config.operations.map((op) => ({ method: op.method, path: op.path, value: op })));
   for (const op of config.operations) {
     if (!config.handlers[op.operationId]) throw new Error(`The simulator has no handler for operation ${op.operationId}`);
   }
@@ -70,13 +72,9 @@ export function createHandler(config: HandlerConfig): Handler {
   function handleApi(request: SimRequest, target: string, path: string, q: number): Reply | Promise<Reply> {
     const method = request.method;
 
-    const match = matchRoute(routes, path);
-    if (!match) return problem("not-found", `There is no operation at ${path}.`, path);
-    const spec = match.route.byMethod.get(method === "HEAD" ? "GET" : method);
-    if (!spec) {
-      const allow = [...match.route.byMethod.keys()].join(", ");
-      return { ...problem("method-not-allowed", `${method} is not allowed on ${path}; allowed: ${allow}.`, path), headers: { allow } };
-    }
+    const match = routes.match(path, method);
+    if (!match.found) return gateReply(match.problem, match.headers);
+    const spec = match.value;
     const unauthorized = authenticate(request, path);
     if (unauthorized) return unauthorized;
     const injected = config.faults.take(spec.operationId, path);
@@ -84,9 +82,14 @@ export function createHandler(config: HandlerConfig): Handler {
 
     const query = q < 0 ? undefined : new URLSearchParams(target.slice(q + 1));
     if (!spec.body) return answer(spec, match.pathValues, request, query, path, undefined);
-    const mediaType = mediaTypeOf(request);
-    if (!spec.body.mediaTypes.includes(mediaType)) {
-      return problem("unsupported-media-type", `Send the body as ${spec.body.mediaTypes.join(" or ")}${mediaType ? `, not ${mediaType}` : ""}.`, path);
+    const contentType = request.header("content-type");
+    const refused = unsupportedMediaType(spec.body.mediaTypes, contentType, path);
+    if (refused) {
+      if (contentType?.trim()) return gateReply(refused);
+      // No Content-Type and no body: the answer is that the body is required (422), as the mock's.
+      return readText(request, path).then((text) =>
+        typeof text !== "string" ? text : isEmptyBodyText(text) ? answer(spec, match.pathValues, request, query, path, undefined) : gateReply(refused),
+      );
     }
     return readJson(request, path, false).then((read) => ("status" in read ? read : answer(spec, match.pathValues, request, query, path, read.value)));
   }
@@ -102,6 +105,13 @@ export function createHandler(config: HandlerConfig): Handler {
   ): Reply | Promise<Reply> {
     config.tick();
     const { values, errors } = config.checker.parameters(spec, pathValues, query, (name) => request.header(name));
+    // A single-valued query parameter given twice is ambiguous: refused, as by the mock.
+    errors.unshift(
+      ...repeatedParameterErrors(
+        query,
+        spec.parameters.filter((p) => p.in === "query" && !p.array).map((p) => p.name),
+      ),
+    );
     const tenantHeader = request.header("x-tenant-id");
     const tenantError = checkTenantHeader(tenantHeader);
     if (tenantError) errors.push(tenantError);
@@ -150,60 +160,20 @@ function mediaTypeOf(request: SimRequest): string {
   return (request.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
-async function readJson(request: SimRequest, path: string, emptyIsObject: boolean): Promise<{ value: unknown } | Reply> {
+/** A problem the local-server gate decided, as a reply. */
+function gateReply(refused: GateProblem, headers?: Record<string, string>): Reply {
+  return { status: refused.status, contentType: PROBLEM_JSON, body: refused, ...(headers ? { headers } : {}) };
+}
+
+async function readText(request: SimRequest, path: string): Promise<string | Reply> {
   const text = await request.text(REQUEST_BOUNDS.maxBodyBytes);
-  if (text === null) return problem("content-too-large", tooLargeDetail(REQUEST_BOUNDS.maxBodyBytes), path);
-  if (text.trim() === "") return { value: emptyIsObject ? {} : undefined };
-  try {
-    return { value: JSON.parse(text) };
-  } catch (error) {
-    return problem("malformed-json", `The body is not valid JSON: ${(error as Error).message}`, path, [
-      { pointer: "", code: "invalid_json", detail: "is not valid JSON" },
-    ]);
-  }
+  return text === null ? problem("content-too-large", tooLargeDetail(REQUEST_BOUNDS.maxBodyBytes), path) : text;
 }
 
-interface Route {
-  segments: (string | { param: string })[];
-  byMethod: Map<string, OperationSpec>;
-}
-
-function compileRoutes(operations: OperationSpec[]): Route[] {
-  const routes = new Map<string, Route>();
-  for (const op of operations) {
-    let route = routes.get(op.path);
-    if (!route) {
-      const segments = op.path
-        .split("/")
-        .slice(1)
-        .map((s) => (s.startsWith("{") && s.endsWith("}") ? { param: s.slice(1, -1) } : s));
-      routes.set(op.path, (route = { segments, byMethod: new Map() }));
-    }
-    route.byMethod.set(op.method, op);
-  }
-  return [...routes.values()];
-}
-
-function matchRoute(routes: Route[], pathname: string): { route: Route; pathValues: Record<string, string> } | undefined {
-  const parts = pathname.split("/").slice(1);
-  outer: for (const route of routes) {
-    if (route.segments.length !== parts.length) continue;
-    const pathValues: Record<string, string> = {};
-    for (let i = 0; i < parts.length; i++) {
-      const seg = route.segments[i]!;
-      const part = parts[i]!;
-      if (typeof seg === "string") {
-        if (seg !== part) continue outer;
-      } else {
-        if (part === "") continue outer;
-        try {
-          pathValues[seg.param] = decodeURIComponent(part);
-        } catch {
-          pathValues[seg.param] = part;
-        }
-      }
-    }
-    return { route, pathValues };
-  }
-  return undefined;
+async function readJson(request: SimRequest, path: string, emptyIsObject: boolean): Promise<{ value: unknown } | Reply> {
+  const text = await readText(request, path);
+  if (typeof text !== "string") return text;
+  if (isEmptyBodyText(text)) return { value: emptyIsObject ? {} : undefined };
+  const parsed = parseJsonText(text, path);
+  return "problem" in parsed ? gateReply(parsed.problem) : parsed;
 }
