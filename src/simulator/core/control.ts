@@ -19,7 +19,42 @@ export interface SimulatorStatus extends FaultsStatus {
   seed_ids: Record<string, unknown>;
 }
 
-export type ControlHandler = (body: any, path: string) => Reply | Promise<Reply>;
+/** The control API: each action's method and path under /_simulator. Routers and the simulator's methods both go by this table. */
+export const CONTROL_ROUTES = {
+  status: { method: "GET", path: "" },
+  reset: { method: "POST", path: "reset" },
+  advance: { method: "POST", path: "advance" },
+  failNext: { method: "POST", path: "fail-next" },
+  latency: { method: "POST", path: "latency" },
+  faults: { method: "POST", path: "faults" },
+  clearFaults: { method: "POST", path: "faults/clear" },
+} as const satisfies Record<string, { method: "GET" | "POST"; path: string }>;
+
+export type ControlActionName = keyof typeof CONTROL_ROUTES;
+
+/** One control action: the parsed JSON body (undefined for a GET) and the request path, to an answer. */
+export type ControlAction = (body: unknown, path: string) => Reply | Promise<Reply>;
+export type ControlActions = { [K in ControlActionName]: ControlAction };
+
+/** The action at `method` and `name` (the path after /_simulator/), from CONTROL_ROUTES. */
+export function findControlAction(method: string, name: string): ControlActionName | undefined {
+  return (Object.keys(CONTROL_ROUTES) as ControlActionName[]).find((k) => CONTROL_ROUTES[k].method === method && CONTROL_ROUTES[k].path === name);
+}
+
+/** @deprecated The router's former view of the control actions; use ControlAction. */
+export type ControlHandler = ControlAction;
+
+/** The control actions keyed `${method} ${path}`, for a router that looks them up by request line (derived from CONTROL_ROUTES). */
+export function byRequestLine(actions: ControlActions): Record<string, ControlAction> {
+  return Object.fromEntries(
+    (Object.keys(CONTROL_ROUTES) as ControlActionName[]).map((k) => [`${CONTROL_ROUTES[k].method} ${CONTROL_ROUTES[k].path}`, actions[k]]),
+  );
+}
+
+/** A field of a JSON object body; undefined when the body is not an object. */
+function field(body: unknown, name: string): unknown {
+  return typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined;
+}
 
 export interface ControlContext {
   store: Store;
@@ -33,13 +68,12 @@ export interface ControlContext {
   resetFaults: () => void;
 }
 
-export function controlHandlers({ store, writer, seed, stepSeconds, seedIds, faults, resetFaults }: ControlContext): Record<string, ControlHandler> {
-  const notObject = (body: unknown) => !body || typeof body !== "object" || Array.isArray(body);
+export function controlActions({ store, writer, seed, stepSeconds, seedIds, faults, resetFaults }: ControlContext): ControlActions {
   const status = (): SimulatorStatus => ({ now: isoTime(store.now()), step_seconds: stepSeconds, seed_ids: seedIds, ...faults.status() });
   const answerStatus = () => ok(status());
   return {
-    "GET ": answerStatus,
-    "POST reset": (_body, path) =>
+    status: answerStatus,
+    reset: (_body, path) =>
       writer.write(
         EVERYTHING,
         path,
@@ -49,13 +83,13 @@ export function controlHandlers({ store, writer, seed, stepSeconds, seedIds, fau
           return answerStatus();
         },
       ),
-    "POST latency": (body, path) => {
+    latency: (body, path) => {
       const checked = faults.checkLatency(body);
       if ("errors" in checked) return problem("validation", 'Send {"ms": N} or {"min_ms": N, "max_ms": M}; see errors.', path, checked.errors);
       faults.setLatency(checked.latency);
       return answerStatus();
     },
-    "POST faults": (body, path) => {
+    faults: (body, path) => {
       const checked = faults.checkRule(body);
       if ("errors" in checked) return problem("validation", 'Send {"operation", "count", "fault"}; see errors.', path, checked.errors);
       if (!faults.add(checked.rule)) {
@@ -65,13 +99,13 @@ export function controlHandlers({ store, writer, seed, stepSeconds, seedIds, fau
       }
       return answerStatus();
     },
-    "POST faults/clear": () => {
+    clearFaults: () => {
       faults.clear();
       faults.setLatency({ ms: 0 });
       return answerStatus();
     },
-    "POST advance": (body, path) => {
-      const seconds = notObject(body) ? undefined : body.seconds;
+    advance: (body, path) => {
+      const seconds = field(body, "seconds");
       if (typeof seconds !== "number" || !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_ADVANCE_SECONDS) {
         const error: FieldError = {
           pointer: "/seconds",
@@ -96,33 +130,29 @@ export function controlHandlers({ store, writer, seed, stepSeconds, seedIds, fau
         answerStatus,
       );
     },
-    "POST fail-next": (body, path) => {
+    failNext: (body, path) => {
       const errors: FieldError[] = [];
-      if (notObject(body) || typeof body.deployment_id !== "string" || body.deployment_id === "") {
-        errors.push({
-          pointer: "/deployment_id",
-          code: notObject(body) || body.deployment_id === undefined ? "required" : "type",
-          detail: "must be the id of a deployment",
-        });
+      const givenId = field(body, "deployment_id");
+      const status = field(body, "status");
+      if (typeof givenId !== "string" || givenId === "") {
+        errors.push({ pointer: "/deployment_id", code: givenId === undefined ? "required" : "type", detail: "must be the id of a deployment" });
       }
-      if (notObject(body) || !isFailureStatus(body.status)) {
-        errors.push({
-          pointer: "/status",
-          code: notObject(body) || body.status === undefined ? "required" : "enum",
-          detail: `must be one of ${FAILURE_STATUSES.join(", ")}`,
-        });
+      if (!isFailureStatus(status)) {
+        errors.push({ pointer: "/status", code: status === undefined ? "required" : "enum", detail: `must be one of ${FAILURE_STATUSES.join(", ")}` });
       }
-      if (errors.length > 0) return problem("validation", 'Send {"deployment_id", "status"}; see errors.', path, errors);
+      if (typeof givenId !== "string" || !isFailureStatus(status) || errors.length > 0) {
+        return problem("validation", 'Send {"deployment_id", "status"}; see errors.', path, errors);
+      }
       // A deployment id is a UUID: the same deployment in any case.
-      const deploymentId = (body.deployment_id as string).toLowerCase();
+      const deploymentId = givenId.toLowerCase();
       return writer.write(
         deploymentId,
         path,
         () => {
           const record = store.getDeployment(deploymentId, undefined);
-          return record ? store.planFailNext(record, body.status) : problem("not-found", `There is no deployment ${body.deployment_id}.`, path);
+          return record ? store.planFailNext(record, status) : problem("not-found", `There is no deployment ${givenId}.`, path);
         },
-        () => ok({ deployment_id: deploymentId, status: body.status }),
+        () => ok({ deployment_id: deploymentId, status }),
       );
     },
   };

@@ -3,7 +3,7 @@
 // Persistence is an adapter passed in; the core imports nothing from Node, so it runs in browsers,
 // service workers (MSW) and tests as it does behind node:http.
 import type { Persistence } from "./changes.js";
-import { controlHandlers, type SimulatorStatus } from "./control.js";
+import { byRequestLine, CONTROL_ROUTES, type ControlActionName, controlActions, type SimulatorStatus } from "./control.js";
 import { openApiDocument } from "./document.js";
 import { fetchOver, type FetchFunction } from "./fetch.js";
 import { createHandler, type Handler } from "./handler.js";
@@ -114,13 +114,13 @@ export function createSimulator(options: CreateSimulatorOptions = {}): Simulator
     throw new TypeError(`createSimulator: faults must be an array of at most ${MAX_PENDING_FAULTS} faults.`);
   }
   resetFaults();
-  const control = controlHandlers({ store, writer, seed, stepSeconds, seedIds: SEED_IDS, faults, resetFaults });
+  const control = controlActions({ store, writer, seed, stepSeconds, seedIds: SEED_IDS, faults, resetFaults });
   const handle = createHandler({
     faults,
     operations,
     checker: new RequestChecker(),
     handlers: operationHandlers(store, writer, render),
-    control,
+    control: byRequestLine(control),
     tick: () => store.tick(),
     apiKeys,
   });
@@ -139,11 +139,12 @@ export function createSimulator(options: CreateSimulatorOptions = {}): Simulator
   // A rejected `ready` surfaces through fetch and the methods; not also as an unhandled rejection.
   ready.catch(() => {});
 
-  async function call(key: string, body: unknown): Promise<any> {
+  /** Runs a control action as its request would, after the same tick; resolves with its answer, or rejects with a SimulatorControlError. */
+  async function call<T>(action: ControlActionName, body: unknown): Promise<T> {
     await ready;
     store.tick();
-    const reply: Reply = await control[key]!(body, `/_simulator/${key.split(" ")[1]}`);
-    if (reply.status === 200) return reply.body;
+    const reply: Reply = await control[action](body, `/_simulator/${CONTROL_ROUTES[action].path}`);
+    if (reply.status === 200) return reply.body as T;
     const p = reply.body as { detail?: string; errors?: { pointer?: string; detail: string }[] };
     const details = (p.errors ?? []).map((e) => `${e.pointer ?? ""} ${e.detail}`.trim());
     throw new SimulatorControlError([p.detail, ...details].filter(Boolean).join(" "), reply.status, reply.body);
@@ -153,15 +154,15 @@ export function createSimulator(options: CreateSimulatorOptions = {}): Simulator
     fetch: fetchOver(handle, () => loaded, ready),
     ready,
     handle,
-    advance: (seconds) => call("POST advance", { seconds }),
-    reset: () => call("POST reset", {}),
+    advance: (seconds) => call("advance", { seconds }),
+    reset: () => call("reset", {}),
     failNext: async (deploymentId, status) => {
-      await call("POST fail-next", { deployment_id: deploymentId, status });
+      await call("failNext", { deployment_id: deploymentId, status });
     },
-    status: () => call("GET ", undefined),
-    setLatency: (latency) => call("POST latency", latencyBody(latency)),
-    injectFault: (fault) => call("POST faults", ruleBody(fault)),
-    clearFaults: () => call("POST faults/clear", {}),
+    status: () => call("status", undefined),
+    setLatency: (latency) => call("latency", latencyBody(latency)),
+    injectFault: (fault) => call("faults", ruleBody(fault)),
+    clearFaults: () => call("clearFaults", {}),
     close: async () => {
       await ready.catch(() => {});
       await writer.idle();
