@@ -30,10 +30,6 @@ export function problem(kind: ProblemKind, detail: string, instance: string, err
   return { status: body.status, contentType: PROBLEM_JSON, body };
 }
 
-export function isReply(value: unknown): value is Reply {
-  return typeof (value as Reply | undefined)?.status === "number";
-}
-
 /** The answer's body as text or UTF-8 bytes (empty for no body). */
 export function replyBody(reply: Reply): string | Uint8Array {
   return reply.text ?? (reply.body === undefined ? "" : JSON.stringify(reply.body));
