@@ -3,7 +3,15 @@
 // adapter and the fetch adapter are thin wrappers around it. The order is fixed: route, check
 // (authentication, media type, bounds, schema), move the clock, then the operation's handler.
 import { tooLargeDetail } from "../../local-server/body.js";
-import { type GateProblem, isEmptyBodyText, parseJsonText, RouteTable, repeatedParameterErrors, unsupportedMediaType } from "../../local-server/gate.js";
+import {
+  type GateProblem,
+  isEmptyBodyText,
+  parseJsonText,
+  RouteTable,
+  repeatedParameterErrors,
+  requestTargetProblem,
+  unsupportedMediaType,
+} from "../../local-server/gate.js";
 import { isJsonContentType } from "../../local-server/policy.js";
 import { checkTenantHeader } from "../../local-server/tenant.js";
 import { invalidFieldsDetail } from "../../shared/problems.js";
@@ -63,6 +71,9 @@ export function createHandler(config: HandlerConfig): Handler {
     const q = target.indexOf("?");
     const path = q < 0 ? target : target.slice(0, q);
     if (method === "OPTIONS") return { status: 204 };
+    // A target that is not a path, or a % escape that does not decode: 400, as over HTTP (the gate's).
+    const badTarget = requestTargetProblem(target);
+    if (badTarget) return gateReply(badTarget);
     if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return handleControl(request, path, method);
     const delayMs = config.faults.delay();
     if (delayMs > 0) return new Promise((resolve) => setTimeout(resolve, delayMs)).then(() => handleApi(request, target, path, q));
