@@ -102,7 +102,7 @@ export function flagsMarkdown(table: FlagTable): string {
   const cell = (text: string) => text.replace(/\|/g, "\\|");
   const rows = Object.entries(table).map(
     ([name, flag]) =>
-      `| \`${flagSyntax(name, flag)}\` | ${flag.type}${flag.multiple ? ", repeatable" : ""} | ${cell(flag.description)} | ${flag.default ?? ""} | ${flag.env ?? ""} |`,
+      `| \`${cell(flagSyntax(name, flag))}\` | ${flag.type}${flag.multiple ? ", repeatable" : ""} | ${cell(flag.description)} | ${flag.default ?? ""} | ${flag.env ?? ""} |`,
   );
   return ["| Flag | Type | Description | Default | Environment |", "|---|---|---|---|---|", ...rows].join("\n");
 }

@@ -73,6 +73,7 @@ export const SIMULATE_FLAGS = {
   port: { type: "string", placeholder: "N", description: "the port; 0 picks a free one", default: "4011", env: "PORT" },
   host: { type: "string", placeholder: "HOST", description: "the address to listen on", default: "127.0.0.1" },
   state: { type: "string", placeholder: "FILE", description: "keep the state in FILE across restarts", env: "SIMULATOR_STATE" },
+  "import-state": { type: "string", placeholder: "FILE", description: "import this 1.0 state file into the new --state file" },
   "step-seconds": { type: "string", placeholder: "S", description: "seconds per revision state", default: "2", env: "SIMULATOR_STEP_SECONDS" },
   "seed-deployments": { type: "string", placeholder: "N", description: "deployments in the seed", default: "30", env: "SIMULATOR_SEED_DEPLOYMENTS" },
   "allowed-host": { type: "string", multiple: true, placeholder: "NAME", description: "another Host name to answer besides the loopback ones" },

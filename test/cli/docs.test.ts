@@ -35,6 +35,17 @@ describe("docs/cli.md", () => {
     expect(shown).toBe(flagsMarkdown(commandFlags(spec)));
   });
 
+  it("the dms simulate table names exactly the flags the simulator's own command line takes", async () => {
+    // The simulator's parser (dms-simulator) prints its usage with a usage error.
+    const { stderr } = await new Promise<{ stderr: string }>((resolve) =>
+      execFile(process.execPath, [DMS, "simulate", "--no-such-flag"], { env: cleanEnv() }, (_error, _out, err) => resolve({ stderr: err })),
+    );
+    const usage = stderr.slice(stderr.indexOf("Usage: dms-simulator"));
+    const accepted = [...usage.matchAll(/--([a-z-]+)/g)].map((m) => m[1]).sort();
+    expect(accepted.length).toBeGreaterThan(5);
+    expect(Object.keys(COMMANDS.simulate.groups[0].flags).sort()).toEqual(accepted);
+  });
+
   it("every dms command line in its shell samples parses with the command's flag table", () => {
     const lines = blocks("sh")
       .join("\n")
