@@ -30,6 +30,12 @@ export interface SimulatorPluginOptions {
   state?: string;
   /** Accepted X-Api-Key values; by default any non-empty key. */
   apiKeys?: readonly string[];
+  /**
+   * The X-Api-Key the plugin adds to a request that comes without one, as a same-origin proxy in front
+   * of the service adds the real key: the app's client then needs no `apiKey`, and no key is bundled
+   * into the page. Default none (a request without a key is answered 401, as the service does).
+   */
+  defaultApiKey?: string;
   /** Milliseconds to wait before each API answer (fixed, or `{ minMs, maxMs }`), so loading states show; default 0. */
   latency?: SimulatorLatency;
   /** Requests that fail from the start (429, 500, 503 or a dropped connection), as `sim.injectFault` adds them. */
@@ -91,6 +97,10 @@ export function simulatorPlugin(options: SimulatorPluginOptions = {}): Simulator
       throw new TypeError(`simulatorPlugin: ${(error as Error).message.replace(/^createSimulator: /, "")}`);
     }
   }
+  const defaultApiKey = options.defaultApiKey;
+  if (defaultApiKey !== undefined && (typeof defaultApiKey !== "string" || defaultApiKey === "" || /[^\x21-\x7e]/.test(defaultApiKey))) {
+    throw new TypeError("simulatorPlugin: defaultApiKey must be a non-empty string of visible ASCII characters.");
+  }
   let root = process.cwd();
 
   const stateFile = () => (options.state === undefined ? undefined : isAbsolute(options.state) ? options.state : resolve(root, options.state));
@@ -141,7 +151,7 @@ export function simulatorPlugin(options: SimulatorPluginOptions = {}): Simulator
       const url = req.url ?? "/";
       const target = underPrefix(url, prefix);
       if (target === undefined) return next();
-      serve(req, res, target, simulator).catch((error: unknown) => {
+      serve(req, res, target, simulator, defaultApiKey).catch((error: unknown) => {
         server.config.logger.error(`[${NAME}] ${(error as Error)?.stack ?? String(error)}`);
         if (res.headersSent) res.destroy();
         // The reason (a state file's path, say) goes to Vite's log, not into the answer.
@@ -178,7 +188,13 @@ function underPrefix(url: string, prefix: string): string | undefined {
   return undefined;
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, target: string, simulator: () => Promise<Simulator>): Promise<void> {
+async function serve(
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: string,
+  simulator: () => Promise<Simulator>,
+  defaultApiKey: string | undefined,
+): Promise<void> {
   const path = pathOf(target);
   const method = req.method ?? "GET";
   // Vite has checked the Host header and answered CORS preflights; what it does not stop is a page
@@ -196,7 +212,8 @@ async function serve(req: IncomingMessage, res: ServerResponse, target: string, 
     target,
     header: (name) => {
       const value = req.headers[name];
-      return value === undefined ? null : Array.isArray(value) ? value.join(",") : value;
+      if (value === undefined) return name === "x-api-key" && defaultApiKey !== undefined ? defaultApiKey : null;
+      return Array.isArray(value) ? value.join(",") : value;
     },
     text: async (limit) => {
       const read = await readBodyWithin(req, limit);

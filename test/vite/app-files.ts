@@ -13,14 +13,16 @@ import { simulatorPlugin } from "deployment-management-api/vite";
 
 export default defineConfig({
   // The simulator answers under /dms of the dev server: same origin as the app, no second process.
-  plugins: [simulatorPlugin({ prefix: "/dms", stepSeconds: 1, seedDeployments: 5 })],
+  // defaultApiKey: the plugin adds the key, as a same-origin proxy does in production, so none is bundled.
+  plugins: [simulatorPlugin({ prefix: "/dms", defaultApiKey: "dev", stepSeconds: 1, seedDeployments: 5 })],
 });
 `;
 
 export const MAIN_TS = `// src/main.ts
 import { createDeploymentsClient, unwrap } from "deployment-management-api";
 
-const client = createDeploymentsClient({ baseUrl: new URL("/dms", location.href).href, apiKey: "dev" });
+// A base URL relative to the page, and no API key: the dev server (or the proxy) adds it.
+const client = createDeploymentsClient({ baseUrl: "/dms" });
 const page = unwrap(await client.GET("/v2/deployments", { params: { query: { limit: 3 } } }));
 const list = document.querySelector("#deployments")!;
 list.replaceChildren(...page.resources.map((d) => Object.assign(document.createElement("li"), { textContent: d.name })));

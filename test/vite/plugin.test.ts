@@ -109,8 +109,26 @@ describe("simulatorPlugin in vite dev (the packed package)", () => {
     const bad = await json(`${origin}/dms/v2/deployments?limit=0`);
     expect(bad.status).toBe(422);
     expect(bad.type).toBe("application/problem+json");
-    const noKey = await fetch(`${origin}/dms/v2/deployments`);
-    expect(noKey.status).toBe(401);
+    // defaultApiKey stands in for a missing key, never for a wrong one.
+    expect((await fetch(`${origin}/dms/v2/deployments?limit=1`)).status).toBe(200);
+    const { simulatorPlugin } = (await import(pluginUrl)) as { simulatorPlugin: typeof SimulatorPluginFn };
+    const keyed = simulatorPlugin({ prefix: "/keyed", apiKeys: ["right"] });
+    const vite = await createServer({
+      root: app,
+      configFile: false,
+      logLevel: "silent",
+      plugins: [keyed],
+      server: { host: "127.0.0.1", port: 0, watch: null },
+    });
+    await vite.listen();
+    try {
+      expect((await fetch(`${originOf(vite)}/keyed/v2/deployments`)).status).toBe(401);
+      expect((await fetch(`${originOf(vite)}/keyed/v2/deployments`, { headers: { "x-api-key": "wrong" } })).status).toBe(401);
+      expect((await fetch(`${originOf(vite)}/keyed/v2/deployments`, { headers: { "x-api-key": "right" } })).status).toBe(200);
+    } finally {
+      await vite.close();
+      await keyed.api.close();
+    }
   });
 
   it("leaves every request outside the prefix to Vite", async () => {
@@ -166,7 +184,7 @@ describe("simulatorPlugin in vite dev (the packed package)", () => {
 
     // A config that bundles the package evaluates the plugin module again: a fresh module instance.
     const fresh = (await import(`${pluginUrl}?instance=${Date.now()}`)) as { simulatorPlugin: typeof SimulatorPluginFn };
-    const again = fresh.simulatorPlugin({ stepSeconds: 1, seedDeployments: 5 });
+    const again = fresh.simulatorPlugin({ prefix: "/dms", defaultApiKey: "dev", stepSeconds: 1, seedDeployments: 5 });
     expect(await again.api.simulator()).toBe(await pluginOf(server).api.simulator());
     const other = await createServer({
       root: app,
@@ -260,6 +278,8 @@ describe("simulatorPlugin in vite dev (the packed package)", () => {
     expect(() => simulatorPlugin({ seedDeployments: Number.NaN })).toThrow(/seedDeployments/);
     expect(() => simulatorPlugin({ state: "" })).toThrow(/state/);
     expect(() => simulatorPlugin({ apiKeys: [""] })).toThrow(/apiKeys/);
+    expect(() => simulatorPlugin({ defaultApiKey: "" })).toThrow(/defaultApiKey/);
+    expect(() => simulatorPlugin({ defaultApiKey: "a\nb" })).toThrow(/defaultApiKey/);
     expect(() => simulatorPlugin({ latency: -1 })).toThrow(/^simulatorPlugin: latency/);
     expect(() => simulatorPlugin({ faults: [{ fault: 418 as 500 }] })).toThrow(/^simulatorPlugin: faults/);
   });
@@ -282,12 +302,19 @@ describe.skipIf(!chromiumAvailable())("a Vite app using the plugin, in Chromium"
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(error.message));
     const requests: string[] = [];
-    page.on("request", (request) => requests.push(request.url()));
+    const keysSent: string[] = [];
+    page.on("request", (request) => {
+      requests.push(request.url());
+      const key = request.headers()["x-api-key"];
+      if (key !== undefined) keysSent.push(key);
+    });
     await page.goto(`${origin}/`);
     await page.waitForFunction(() => document.querySelectorAll("#deployments li").length > 0, null, { timeout: 30_000 });
     expect(await page.locator("#deployments li").allTextContents()).toEqual(expected);
     expect(errors).toEqual([]);
     expect(requests.filter((url) => !url.startsWith(`${origin}/`))).toEqual([]);
+    expect(requests.filter((url) => url.startsWith(`${origin}/dms/`)).length).toBeGreaterThan(0);
+    expect(keysSent, "the page sends no API key: the plugin adds it").toEqual([]);
     await page.close();
   });
 });
