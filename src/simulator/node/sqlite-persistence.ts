@@ -324,6 +324,8 @@ function openState(connect: () => DatabaseSync, file: string, importFrom: string
       throw new StateFileError(file, "SQLite could not put it in WAL mode");
     }
     db.exec("PRAGMA synchronous = FULL");
+    // After a checkpoint, the -wal file is cut back to 8 MiB (the seed's first save makes it large).
+    db.exec("PRAGMA journal_size_limit = 8388608");
     return { db, ...(state ? { state } : {}), ...(imported ? { imported } : {}) };
   } catch (error) {
     rollback(db, "ROLLBACK");
