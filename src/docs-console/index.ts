@@ -136,12 +136,11 @@ function datalistFor(param: string, values: string[]): string {
   return id;
 }
 
-/** Offers an id an answer named (a new revision, say) in every list of that parameter, newest first. */
+/** Offers an id an answer named (a new revision, say) in every list of that parameter, after the seed's own (at most 100). */
 function offer(param: string, value: string): void {
   for (const list of datalistsByParam.get(param) ?? []) {
-    if ([...list.options].some((o) => o.value === value)) continue;
-    list.prepend(h("option", { value }));
-    while (list.options.length > 30) list.lastElementChild?.remove();
+    if (list.options.length >= 100 || [...list.options].some((o) => o.value === value)) continue;
+    list.append(h("option", { value }));
   }
 }
 
