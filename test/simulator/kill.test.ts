@@ -163,7 +163,8 @@ it("SIGKILL in the middle of grouped commits, five times over, loses no acknowle
     const sent = new Map<number, number>();
     const acknowledged = new Map<number, number>();
     let acks = 0;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
+    // "close", not "exit": every line the child wrote before the kill is read by then.
+    const exited = new Promise((resolve) => child.once("close", resolve));
     createInterface({ input: child.stdout! }).on("line", (line) => {
       const [kind, w, n] = line.split(" ");
       if (kind === "sent") sent.set(Number(w), Number(n));

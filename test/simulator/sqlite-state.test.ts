@@ -90,7 +90,7 @@ describe("one simulator per file", () => {
     children.push(child);
     let stderr = "";
     child.stderr!.on("data", (chunk) => (stderr += chunk));
-    const exited = new Promise<{ code: number | null; stderr: string }>((resolve) => child.once("exit", (code) => resolve({ code, stderr })));
+    const exited = new Promise<{ code: number | null; stderr: string }>((resolve) => child.once("close", (code) => resolve({ code, stderr })));
     const url = new Promise<string | undefined>((resolve) => {
       createInterface({ input: child.stdout! }).once("line", (line) => resolve(line.trim()));
       exited.then(() => resolve(undefined));
