@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import type { Browser } from "playwright-core";
-import { createServer, type ViteDevServer } from "vite";
+import { createServer, preview, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM_PATH, chromiumAvailable, launchChromium } from "../../scripts/docs-browser.mjs";
 import type { SimulatorPlugin, simulatorPlugin as SimulatorPluginFn } from "../../src/vite/index.js";
@@ -266,6 +266,22 @@ describe("simulatorPlugin in vite dev (the packed package)", () => {
     } finally {
       await vite.close();
       await slow.api.close();
+    }
+  });
+
+  it("serves the simulator in vite preview as well", async () => {
+    await mkdir(join(app, "dist"), { recursive: true });
+    await writeFile(join(app, "dist/index.html"), "<!doctype html><title>built</title>");
+    const { simulatorPlugin } = (await import(pluginUrl)) as { simulatorPlugin: typeof SimulatorPluginFn };
+    const plugin = simulatorPlugin({ prefix: "/preview-dms", seedDeployments: 2 });
+    const server = await preview({ root: app, configFile: false, logLevel: "silent", plugins: [plugin], preview: { host: "127.0.0.1", port: 0 } });
+    try {
+      const base = server.resolvedUrls!.local[0]!.replace(/\/$/, "");
+      expect((await json(`${base}/preview-dms/v2/deployments`)).body.resources).toHaveLength(2);
+      expect((await json(`${base}/`)).body).toContain("<title>built</title>");
+    } finally {
+      await server.close();
+      await plugin.api.close();
     }
   });
 
