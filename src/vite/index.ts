@@ -15,7 +15,7 @@ import type { Plugin, PreviewServer, ViteDevServer } from "vite";
 import { declaresTooLarge, readBodyWithin, tooLargeDetail } from "../local-server/body.js";
 import { REQUEST_BOUNDS } from "../local-server/bounds.js";
 import { isAllowedOrigin } from "../local-server/policy.js";
-import type { SimRequest } from "../simulator/core/handler.js";
+import type { SimRequest } from "../simulator/core/router.js";
 import { problem, replyBody, type Reply } from "../simulator/core/reply.js";
 import { createSimulator, type Simulator, type SimulatorFault, type SimulatorLatency } from "../simulator/core/simulator.js";
 

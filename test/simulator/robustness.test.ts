@@ -3,7 +3,7 @@
 // compared the way their type defines.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { BoundedCache, sizeOfText } from "../../src/simulator/core/bounded-cache.js";
-import { LIST_PAGE_BOUNDS, JsonCache } from "../../src/simulator/core/render.js";
+import { LIST_PAGE_BOUNDS, JsonCache } from "../../src/simulator/core/json-cache.js";
 import { seedState } from "../../src/simulator/core/seed.js";
 import { Store } from "../../src/simulator/core/store.js";
 import { REQUEST_BOUNDS } from "../../src/local-server/bounds.js";

@@ -41,16 +41,6 @@ export function findControlAction(method: string, name: string): ControlActionNa
   return (Object.keys(CONTROL_ROUTES) as ControlActionName[]).find((k) => CONTROL_ROUTES[k].method === method && CONTROL_ROUTES[k].path === name);
 }
 
-/** @deprecated The router's former view of the control actions; use ControlAction. */
-export type ControlHandler = ControlAction;
-
-/** The control actions keyed `${method} ${path}`, for a router that looks them up by request line (derived from CONTROL_ROUTES). */
-export function byRequestLine(actions: ControlActions): Record<string, ControlAction> {
-  return Object.fromEntries(
-    (Object.keys(CONTROL_ROUTES) as ControlActionName[]).map((k) => [`${CONTROL_ROUTES[k].method} ${CONTROL_ROUTES[k].path}`, actions[k]]),
-  );
-}
-
 /** A field of a JSON object body; undefined when the body is not an object. */
 function field(body: unknown, name: string): unknown {
   return typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined;

@@ -1,7 +1,7 @@
 // The fetch adapter: `simulator.fetch(input, init)` has the signature of the global fetch and
 // answers from the core in-process, with no port and no network.
 import { readBodyWithin } from "../../local-server/body.js";
-import type { Handler, SimRequest } from "./handler.js";
+import type { Router, SimRequest } from "./router.js";
 import { problem, replyBody, type Reply } from "./reply.js";
 
 export type FetchFunction = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
@@ -37,7 +37,7 @@ export function toResponse(reply: Reply, method: string): Response {
 }
 
 /** A fetch function over a handler; `whenReady` is awaited first while the simulator is still loading. */
-export function fetchOver(handle: Handler, isReady: () => boolean, whenReady: Promise<unknown>): FetchFunction {
+export function fetchOver(handle: Router, isReady: () => boolean, whenReady: Promise<unknown>): FetchFunction {
   return async function simulatorFetch(input, init) {
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
     if (!isReady()) await whenReady;

@@ -3,15 +3,15 @@
 // Persistence is an adapter passed in; the core imports nothing from Node, so it runs in browsers,
 // service workers (MSW) and tests as it does behind node:http.
 import type { Persistence } from "./changes.js";
-import { byRequestLine, CONTROL_ROUTES, type ControlActionName, controlActions, type SimulatorStatus } from "./control.js";
+import { CONTROL_ROUTES, type ControlActionName, controlActions, type SimulatorStatus } from "./control.js";
 import { openApiDocument } from "./document.js";
 import { fetchOver, type FetchFunction } from "./fetch.js";
-import { createHandler, type Handler } from "./handler.js";
+import { createRouter, type Router } from "./router.js";
 import type { FailureStatus, State } from "./model.js";
 import { type FaultKind, type FaultRule, Faults, type Latency, MAX_PENDING_FAULTS } from "./faults.js";
-import { JsonCache } from "./render.js";
+import { JsonCache } from "./json-cache.js";
 import type { Reply } from "./reply.js";
-import { operationHandlers } from "./routes.js";
+import { operationAnswers } from "./operations.js";
 import { DEFAULT_SEED_DEPLOYMENTS, SEED_IDS, seedState } from "./seed.js";
 import { Store } from "./store.js";
 import { describeOperations, RequestChecker } from "./validate.js";
@@ -73,7 +73,7 @@ export interface Simulator {
   /** Waits for writes in flight and closes the persistence. */
   close(): Promise<void>;
   /** The transport-neutral handler, for adapters (node:http, MSW). */
-  handle: Handler;
+  handle: Router;
 }
 
 /** A control call of the simulator's methods that was refused (bad arguments, unknown deployment). */
@@ -115,12 +115,12 @@ export function createSimulator(options: CreateSimulatorOptions = {}): Simulator
   }
   resetFaults();
   const control = controlActions({ store, writer, seed, stepSeconds, seedIds: SEED_IDS, faults, resetFaults });
-  const handle = createHandler({
+  const handle = createRouter({
     faults,
     operations,
     checker: new RequestChecker(),
-    handlers: operationHandlers(store, writer, render),
-    control: byRequestLine(control),
+    answers: operationAnswers(store, writer, render),
+    control,
     tick: () => store.tick(),
     apiKeys,
   });

@@ -7,11 +7,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { readBodyWithin } from "../../local-server/body.js";
 import { createNodeGate, sendAnswer, sendThenClose } from "../../local-server/node-gate.js";
 import type { LocalServerPolicy } from "../../local-server/policy.js";
-import type { Handler, SimRequest } from "../core/handler.js";
+import type { Router, SimRequest } from "../core/router.js";
 import { problem, replyBody, type Reply } from "../core/reply.js";
 
 export interface NodeServerOptions {
-  handle: Handler;
+  handle: Router;
   policy: LocalServerPolicy;
   log: ((line: string) => void) | undefined;
   /** The address the server listens on; a name it answers to too, unless a wildcard. */

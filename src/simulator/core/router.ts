@@ -1,7 +1,9 @@
-// The request handler of the core, with no transport: a request comes in as a method, a target
-// (path and query), a header lookup and a way to read the body; a Reply goes out. The node:http
-// adapter and the fetch adapter are thin wrappers around it. The order is fixed: route, check
-// (authentication, media type, bounds, schema), move the clock, then the operation's handler.
+// The router of the core, with no transport: a request comes in as a method, a target (path and
+// query), a header lookup and a way to read the body; a Reply goes out. The node:http adapter, the
+// fetch adapter (MSW) and the Vite plugin are thin wrappers around it. The order is fixed: route
+// (the local-server gate's table), authenticate, faults asked for, check (media type, bounds,
+// schema), move the clock (once, in answerNow), then the operation's answer (operations.ts), which
+// reads the store or writes through the writer; the store calls the lifecycle.
 import { tooLargeDetail } from "../../local-server/body.js";
 import {
   type GateProblem,
@@ -16,10 +18,10 @@ import { isJsonContentType } from "../../local-server/policy.js";
 import { checkTenantHeader } from "../../local-server/tenant.js";
 import { invalidFieldsDetail } from "../../shared/problems.js";
 import { checkJsonBounds, REQUEST_BOUNDS } from "../../local-server/bounds.js";
-import type { ControlHandler } from "./control.js";
+import { type ControlActions, findControlAction } from "./control.js";
 import type { Faults } from "./faults.js";
 import { PROBLEM_JSON, problem, type Reply } from "./reply.js";
-import type { OperationHandler } from "./routes.js";
+import type { OperationId, RoutedAnswer } from "./operations.js";
 import type { FieldError, OperationSpec, RequestChecker } from "./validate.js";
 
 /** A request as every transport can give it. */
@@ -33,13 +35,14 @@ export interface SimRequest {
   text(limit: number): Promise<string | null>;
 }
 
-export interface HandlerConfig {
+export interface RouterConfig {
   operations: OperationSpec[];
   checker: RequestChecker;
-  handlers: Record<string, OperationHandler>;
-  /** `${method} ${name}` of /_simulator/<name>: the control API. */
-  control: Record<string, ControlHandler>;
-  /** Moves the simulated lifecycle; runs before each answer. */
+  /** Each operation's answer, by operationId (the compiler checks that every operation has one). */
+  answers: Record<OperationId, RoutedAnswer>;
+  /** The control API (/_simulator/...), dispatched by CONTROL_ROUTES. */
+  control: ControlActions;
+  /** Moves the simulated lifecycle; runs once per request, just before its answer. */
   tick: () => void;
   /** Accepted X-Api-Key values; undefined accepts any non-empty key. */
   apiKeys: readonly string[] | undefined;
@@ -47,16 +50,14 @@ export interface HandlerConfig {
   faults: Faults;
 }
 
-export type Handler = (request: SimRequest) => Reply | Promise<Reply>;
+/** Answers one request: what every transport (node:http, fetch, MSW, Vite) calls. */
+export type Router = (request: SimRequest) => Reply | Promise<Reply>;
 
 const CONTROL_PREFIX = "/_simulator";
 
-export function createHandler(config: HandlerConfig): Handler {
+export function createRouter(config: RouterConfig): Router {
   // Route matching, media types and JSON text are the local-server gate's, shared with the mock.
   const routes = new RouteTable(config.operations.map((op) => ({ method: op.method, path: op.path, value: op })));
-  for (const op of config.operations) {
-    if (!config.handlers[op.operationId]) throw new Error(`The simulator has no handler for operation ${op.operationId}`);
-  }
 
   function authenticate(request: SimRequest, path: string): Reply | undefined {
     const apiKey = request.header("x-api-key");
@@ -74,13 +75,13 @@ export function createHandler(config: HandlerConfig): Handler {
     // A target that is not a path, or a % escape that does not decode: 400, as over HTTP (the gate's).
     const badTarget = requestTargetProblem(target);
     if (badTarget) return gateReply(badTarget);
-    if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return handleControl(request, path, method);
+    if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return serveControl(request, path, method);
     const delayMs = config.faults.delay();
-    if (delayMs > 0) return new Promise((resolve) => setTimeout(resolve, delayMs)).then(() => handleApi(request, target, path, q));
-    return handleApi(request, target, path, q);
+    if (delayMs > 0) return new Promise((resolve) => setTimeout(resolve, delayMs)).then(() => serveOperation(request, target, path, q));
+    return serveOperation(request, target, path, q);
   };
 
-  function handleApi(request: SimRequest, target: string, path: string, q: number): Reply | Promise<Reply> {
+  function serveOperation(request: SimRequest, target: string, path: string, q: number): Reply | Promise<Reply> {
     const method = request.method;
 
     const match = routes.match(path, method);
@@ -114,7 +115,6 @@ export function createHandler(config: HandlerConfig): Handler {
     path: string,
     body: unknown,
   ): Reply | Promise<Reply> {
-    config.tick();
     const { values, errors } = config.checker.parameters(spec, pathValues, query, (name) => request.header(name));
     // A single-valued query parameter given twice is ambiguous: refused, as by the mock.
     errors.unshift(
@@ -131,7 +131,7 @@ export function createHandler(config: HandlerConfig): Handler {
       return problem("validation", invalidFieldsDetail(errors.length + bodyErrors.length), path, [...errors, ...bodyErrors]);
     }
     // A tenant id is a UUID: the same tenant in any case.
-    return config.handlers[spec.operationId]!({ params: values, body, tenant: tenantHeader?.toLowerCase() ?? undefined, path });
+    return answerNow(() => config.answers[spec.operationId as OperationId]({ params: values, body, tenant: tenantHeader?.toLowerCase() ?? undefined, path }));
   }
 
   /** The bounds first: a value too deep or too large is never handed to the schema validator. */
@@ -140,10 +140,9 @@ export function createHandler(config: HandlerConfig): Handler {
     return bounds.length > 0 ? bounds : config.checker.body(spec, body);
   }
 
-  async function handleControl(request: SimRequest, path: string, method: string): Promise<Reply> {
-    const name = path.slice(CONTROL_PREFIX.length).replace(/^\//, "");
-    const handler = config.control[`${method} ${name}`];
-    if (!handler) return problem("not-found", `There is no simulator control at ${method} ${path}.`, path);
+  async function serveControl(request: SimRequest, path: string, method: string): Promise<Reply> {
+    const name = findControlAction(method, path.slice(CONTROL_PREFIX.length).replace(/^\//, ""));
+    if (!name) return problem("not-found", `There is no simulator control at ${method} ${path}.`, path);
     // With keys configured, the control API needs one too: it can reset everything.
     if (config.apiKeys) {
       const unauthorized = authenticate(request, path);
@@ -162,8 +161,13 @@ export function createHandler(config: HandlerConfig): Handler {
       if (bounds.length > 0) return problem("validation", "The request body is out of bounds; see errors.", path, bounds);
       body = read.value;
     }
+    return answerNow(() => config.control[name](body, path));
+  }
+
+  /** The one place a request moves the simulated lifecycle: just before its answer is computed. */
+  function answerNow(answer: () => Reply | Promise<Reply>): Reply | Promise<Reply> {
     config.tick();
-    return handler(body, path);
+    return answer();
   }
 }
 

@@ -4,7 +4,7 @@
 // saves them before they are applied.
 import type { operations } from "../../../generated/schema.js";
 import type { DeploymentRecord } from "./model.js";
-import type { JsonCache } from "./render.js";
+import type { JsonCache } from "./json-cache.js";
 import { ok, okText, problem, type Reply } from "./reply.js";
 import type { Store } from "./store.js";
 import type { Writer } from "./writer.js";
@@ -30,21 +30,22 @@ export interface OperationRequest<K extends OperationId> {
 export type OperationAnswer<K extends OperationId> = (request: OperationRequest<K>) => Reply | Promise<Reply>;
 
 /** A checked request of an operation named at run time (the router's view, before its operation is known to the compiler). */
-export interface RequestContext {
+export interface CheckedRequest {
   params: Record<string, unknown>;
   body: unknown;
   tenant: string | undefined;
   path: string;
 }
 
-export type OperationHandler = (ctx: RequestContext) => Reply | Promise<Reply>;
+/** An operation's answer as the router calls it, by operationId. */
+export type RoutedAnswer = (request: CheckedRequest) => Reply | Promise<Reply>;
 
 /** Every operation's answer; the router calls them with what the checker let through for that operation. */
-export function operationHandlers(store: Store, writer: Writer, render: JsonCache): Record<OperationId, OperationHandler> {
+export function operationAnswers(store: Store, writer: Writer, render: JsonCache): Record<OperationId, RoutedAnswer> {
   const answers = typedAnswers(store, writer, render);
   // The one place where an operation named by a string meets its typed answer: the checker has
   // validated the request against that operation's schemas.
-  return answers as unknown as Record<OperationId, OperationHandler>;
+  return answers as unknown as Record<OperationId, RoutedAnswer>;
 }
 
 function typedAnswers(store: Store, writer: Writer, render: JsonCache) {
