@@ -76,6 +76,12 @@ function serialize(value: unknown): string {
   return Array.isArray(value) ? value.map(String).join(",") : String(value);
 }
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** Text with no lone surrogate: text UTF-8 can carry. */
+function wellFormed(text: string): boolean {
+  return !LONE_SURROGATE.test(text);
+}
+
 /** A valid request for an operation. */
 export function validParts(op: OperationEntry): fc.Arbitrary<Parts> {
   const pathArbs: Record<string, fc.Arbitrary<string>> = {};
@@ -83,12 +89,13 @@ export function validParts(op: OperationEntry): fc.Arbitrary<Parts> {
   for (const p of op.parameters) {
     const schema = schemaOf(p);
     if (p.in === "path") {
+      // A URI carries text as UTF-8: a lone surrogate has no encoding, so a valid value has none (the broken-escape mutation sends such bytes).
       const random =
         schema.format === "uuid"
           ? fc.uuid()
           : fc.oneof(
               fc.stringMatching(/^[a-z][a-z0-9-]{0,15}$/),
-              anyText(8).filter((s) => s !== ""),
+              anyText(8).filter((s) => s !== "" && wellFormed(s)),
             );
       pathArbs[p.name] = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...(SEEDED[p.name] ?? ["x"])) }, { weight: 1, arbitrary: random });
     } else if (p.in === "query") {
@@ -96,7 +103,7 @@ export function validParts(op: OperationEntry): fc.Arbitrary<Parts> {
       const value = flatten(schema).types?.has("array")
         ? fc.array(arbitraryFor(schema.items), { minLength: 1, maxLength: 3 })
         : arbitraryFor(schema).filter((v) => v !== null);
-      queryArbs[p.name] = value.map(serialize);
+      queryArbs[p.name] = value.map(serialize).filter(wellFormed);
     }
   }
   const tenant = fc.option(fc.constantFrom(SEED_IDS.tenant_id, SEED_IDS.other_tenant_id), { nil: undefined });
@@ -119,11 +126,11 @@ export function validParts(op: OperationEntry): fc.Arbitrary<Parts> {
 /** Encodes every character but the unreserved ones (RFC 3986), so a value stays one segment or one query value. */
 export function encode(value: string): string {
   // A lone surrogate (which encodeURIComponent refuses) goes out as its WTF-8 bytes: escapes that are not UTF-8.
-  const wellFormed = value.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (s) => {
+  const escapable = value.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (s) => {
     const u = s.charCodeAt(0);
     return `\u0000WTF${[0xe0 | (u >> 12), 0x80 | ((u >> 6) & 0x3f), 0x80 | (u & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join("")}\u0000`;
   });
-  return encodeURIComponent(wellFormed)
+  return encodeURIComponent(escapable)
     .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
     .replace(/%00WTF((?:%25[0-9A-F]{2}){3})%00/g, (_, bytes: string) => bytes.replace(/%25/g, "%"));
 }
@@ -254,7 +261,7 @@ const pathValue: Mutation = (parts) => {
           return raw(`${encoded.slice(0, i)}%${c.charCodeAt(0).toString(16)}${encoded.slice(i + 1)}`, `with ${c} percent-escaped`, "equivalent");
         }
         case "broken-escape": {
-          const broken = ["%", "%z", "%zz", "%E0%A4", "%C3%28", "%FF", "%00", "%2"][n % 8]!;
+          const broken = ["%", "%z", "%zz", "%E0%A4", "%C3%28", "%FF", "%00", "%2", "%ED%A0%80"][n % 9]!;
           return raw(`${encode(value)}${broken}`, `followed by the broken escape ${broken}`, uuid ? "invalid" : "any");
         }
         case "dots":
