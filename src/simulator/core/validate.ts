@@ -88,7 +88,7 @@ function coerce(raw: string, to: Scalar): unknown {
 }
 
 export interface ParameterValues {
-  values: Record<string, any>;
+  values: Record<string, unknown>;
   errors: FieldError[];
 }
 
