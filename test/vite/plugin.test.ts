@@ -12,7 +12,7 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import type { Browser } from "playwright-core";
 import { createServer, preview, type ViteDevServer } from "vite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { CHROMIUM_PATH, chromiumAvailable, launchChromium } from "../../scripts/docs-browser.mjs";
 import type { SimulatorPlugin, simulatorPlugin as SimulatorPluginFn } from "../../src/vite/index.js";
 import { SEED_IDS } from "../../src/simulator/core/seed.js";
@@ -207,6 +207,23 @@ describe("simulatorPlugin in vite dev (the packed package)", () => {
     const response = await sim.fetch("http://localhost/v2/deployments", { headers: { "x-api-key": "dev" } });
     expect(((await response.json()) as { resources: unknown[] }).resources).toHaveLength(2);
     await changed.api.close();
+  });
+
+  it("keeps the PATCHed state when vite.config.ts is edited on disk and Vite restarts itself", async () => {
+    const watching = await createServer({ root: app, configFile: join(app, "vite.config.ts"), logLevel: "silent", server: { host: "127.0.0.1", port: 0 } });
+    await watching.listen();
+    try {
+      const base = `${originOf(watching)}/dms/v2/deployments/${DEPLOYMENT_ID}`;
+      const patched = await json(base, { method: "PATCH", body: JSON.stringify({ source_revision_config: { repo_ref: "feature/edit" } }) });
+      const before = pluginOf(watching);
+      await writeFile(join(app, "vite.config.ts"), `${VITE_CONFIG}// edited\n`);
+      await vi.waitFor(() => expect(pluginOf(watching)).not.toBe(before), { timeout: 20_000, interval: 100 });
+      const after = await json(`${originOf(watching)}/dms/v2/deployments/${DEPLOYMENT_ID}`);
+      expect(after.body.latest_revision_id).toBe(patched.body.latest_revision_id);
+    } finally {
+      await writeFile(join(app, "vite.config.ts"), VITE_CONFIG);
+      await watching.close();
+    }
   });
 
   it("keeps the state in a file with `state`, and a state file it cannot use stops the server with its reason", async () => {
