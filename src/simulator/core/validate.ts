@@ -44,7 +44,7 @@ export function describeOperations(document: OpenApiDocument): OperationSpec[] {
   return listOperations(document).map(({ path, method, operationId, operation, parameters }) => {
     let body: OperationSpec["body"];
     if (operation.requestBody) {
-      const rb = deref<any>(document, operation.requestBody);
+      const rb = deref<{ required?: boolean; content?: Record<string, unknown> }>(document, operation.requestBody);
       const mediaTypes = Object.keys(rb.content ?? {});
       body = { required: rb.required === true, mediaTypes };
     }
@@ -58,21 +58,36 @@ export function describeOperations(document: OpenApiDocument): OperationSpec[] {
   });
 }
 
-function describeParameter(document: OpenApiDocument, p: any): ParameterSpec {
-  const resolved = deref<any>(document, p.schema ?? {});
+/** What the simulator reads of a parameter and of its schema in the document. */
+interface ParameterObject {
+  name: string;
+  in: "path" | "query" | "header";
+  required?: boolean;
+  schema?: unknown;
+}
+interface SchemaObject {
+  type?: string | string[];
+  enum?: unknown[];
+  items?: unknown;
+  default?: unknown;
+  format?: string;
+}
+
+function describeParameter(document: OpenApiDocument, p: ParameterObject): ParameterSpec {
+  const resolved = deref<SchemaObject>(document, p.schema ?? {});
   const array = typeOf(resolved) === "array";
   return {
     name: p.name,
     in: p.in,
     required: p.required === true,
     array,
-    coerceTo: (array ? typeOf(deref(document, resolved.items ?? {})) : typeOf(resolved)) as Scalar,
+    coerceTo: (array ? typeOf(deref<SchemaObject>(document, resolved.items ?? {})) : typeOf(resolved)) as Scalar,
     defaultValue: resolved.default,
-    uuid: (array ? deref<any>(document, resolved.items ?? {}) : resolved)?.format === "uuid",
+    uuid: (array ? deref<SchemaObject>(document, resolved.items ?? {}) : resolved)?.format === "uuid",
   };
 }
 
-function typeOf(schema: any): string | undefined {
+function typeOf(schema: SchemaObject | undefined): string | undefined {
   const t = primaryType(schema);
   if (t === undefined && Array.isArray(schema?.enum)) return "string";
   return t;
