@@ -27,7 +27,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The deployment's `id`. */
+                /**
+                 * @description The deployment's `id`.
+                 * @example 3f2b8c1e-5a47-4d6b-9e21-7c0a4f8e1b52
+                 */
                 deployment_id: components["parameters"]["DeploymentId"];
             };
             cookie?: never;
@@ -66,7 +69,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The deployment's `id`. */
+                /**
+                 * @description The deployment's `id`.
+                 * @example 3f2b8c1e-5a47-4d6b-9e21-7c0a4f8e1b52
+                 */
                 deployment_id: components["parameters"]["DeploymentId"];
             };
             cookie?: never;
@@ -91,9 +97,15 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The deployment's `id`. */
+                /**
+                 * @description The deployment's `id`.
+                 * @example 3f2b8c1e-5a47-4d6b-9e21-7c0a4f8e1b52
+                 */
                 deployment_id: components["parameters"]["DeploymentId"];
-                /** @description The revision's `id`, as in the deployment's `latest_revision_id` or the revision list. */
+                /**
+                 * @description The revision's `id`, as in the deployment's `latest_revision_id` or the revision list.
+                 * @example a2c4e6f8-0b1d-4c3e-9f5a-7b9d1f3a5c27
+                 */
                 revision_id: components["parameters"]["RevisionId"];
             };
             cookie?: never;
@@ -1173,11 +1185,17 @@ export interface components {
         DeploymentTypeFilter: components["schemas"]["DeploymentType"];
         /** @description Only these deployments, comma-separated deployment ids. */
         DeploymentIds: string[];
-        /** @description The deployment's `id`. */
+        /**
+         * @description The deployment's `id`.
+         * @example 3f2b8c1e-5a47-4d6b-9e21-7c0a4f8e1b52
+         */
         DeploymentId: string;
         /** @description Only revisions in one of these states, comma-separated, such as `DEPLOYED,DEPLOY_FAILED`. */
         RevisionStatusFilter: components["schemas"]["RevisionStatus"][];
-        /** @description The revision's `id`, as in the deployment's `latest_revision_id` or the revision list. */
+        /**
+         * @description The revision's `id`, as in the deployment's `latest_revision_id` or the revision list.
+         * @example a2c4e6f8-0b1d-4c3e-9f5a-7b9d1f3a5c27
+         */
         RevisionId: string;
         /** @description The listener's `id`. */
         ListenerId: string;
@@ -1251,7 +1269,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The deployment's `id`. */
+                /**
+                 * @description The deployment's `id`.
+                 * @example 3f2b8c1e-5a47-4d6b-9e21-7c0a4f8e1b52
+                 */
                 deployment_id: components["parameters"]["DeploymentId"];
             };
             cookie?: never;
@@ -1282,7 +1303,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The deployment's `id`. */
+                /**
+                 * @description The deployment's `id`.
+                 * @example 3f2b8c1e-5a47-4d6b-9e21-7c0a4f8e1b52
+                 */
                 deployment_id: components["parameters"]["DeploymentId"];
             };
             cookie?: never;
@@ -1329,7 +1353,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The deployment's `id`. */
+                /**
+                 * @description The deployment's `id`.
+                 * @example 3f2b8c1e-5a47-4d6b-9e21-7c0a4f8e1b52
+                 */
                 deployment_id: components["parameters"]["DeploymentId"];
             };
             cookie?: never;
@@ -1360,9 +1387,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The deployment's `id`. */
+                /**
+                 * @description The deployment's `id`.
+                 * @example 3f2b8c1e-5a47-4d6b-9e21-7c0a4f8e1b52
+                 */
                 deployment_id: components["parameters"]["DeploymentId"];
-                /** @description The revision's `id`, as in the deployment's `latest_revision_id` or the revision list. */
+                /**
+                 * @description The revision's `id`, as in the deployment's `latest_revision_id` or the revision list.
+                 * @example a2c4e6f8-0b1d-4c3e-9f5a-7b9d1f3a5c27
+                 */
                 revision_id: components["parameters"]["RevisionId"];
             };
             cookie?: never;
