@@ -83,6 +83,11 @@ describe("the document's examples and the simulator's seed agree on every exampl
     });
   }
 
+  it("the path parameters' own examples name seeded resources that belong together", async () => {
+    const example = (name: string) => document.components.parameters[name].example as string;
+    expect((await client.get(`/v2/deployments/${example("DeploymentId")}/revisions/${example("RevisionId")}`)).status).toBe(200);
+  });
+
   it("every integration an example names lists repositories of that kind", async () => {
     for (const [name, value] of examples.filter(([n]) => n.startsWith("RepositoryList"))) {
       const kind = name.includes("Forge") ? "forge/scm" : "scm";
