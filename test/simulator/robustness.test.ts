@@ -9,7 +9,7 @@ import { Store } from "../../src/simulator/core/store.js";
 import { REQUEST_BOUNDS } from "../../src/local-server/bounds.js";
 import { LATEST_SIMULATED_TIME } from "../../src/simulator/core/clock.js";
 import { MAX_ADVANCE_SECONDS } from "../../src/simulator/core/control.js";
-import { PROGRESSION } from "../../src/simulator/core/lifecycle.js";
+import { MAX_REVISION_HISTORY_BYTES, PROGRESSION } from "../../src/simulator/core/lifecycle.js";
 import { createSimulator, SEED_IDS, type Simulator } from "../../src/simulator/core/index.js";
 import { API_KEY, Client } from "./support.js";
 
@@ -56,6 +56,23 @@ describe("caches are bounded by bytes", () => {
     expect(pageBytes).toBeGreaterThan(10 * LIST_PAGE_BOUNDS.maxBytes);
     expect(render.pages.bytes).toBeLessThanOrEqual(LIST_PAGE_BOUNDS.maxBytes);
     expect(render.pages.size).toBeLessThanOrEqual(LIST_PAGE_BOUNDS.maxEntries);
+  });
+});
+
+describe("revision history is bounded by bytes", () => {
+  it("large valid revision configurations patched in a loop keep at most MAX_REVISION_HISTORY_BYTES of history, never the active revision", async () => {
+    const sim = createSimulator({ stepSeconds: 3600 });
+    const client = clientOf(sim);
+    const { active_revision_id } = await client.ok(deploymentPath);
+    const big = (c: string) => c.repeat(REQUEST_BOUNDS.maxStringLength - 100);
+    const config = { repo_ref: big("r"), graph_config_path: big("g"), image_uri: big("i"), source_tarball_path: big("s") };
+    for (let i = 0; i < 24; i++) expect((await client.patch(deploymentPath, { source_revision_config: config })).status).toBe(200);
+    const kept = (await client.ok(`${deploymentPath}/revisions?limit=100`)).resources;
+    const bytes = kept.reduce((sum: number, r: unknown) => sum + JSON.stringify(r).length, 0);
+    // Each revision holds about 250 KB: 24 of them (6 MB) did not all stay.
+    expect(kept.length).toBeLessThan(24);
+    expect(bytes).toBeLessThanOrEqual(MAX_REVISION_HISTORY_BYTES + 300_000);
+    expect(kept.map((r: { id: string }) => r.id)).toContain(active_revision_id);
   });
 });
 

@@ -3,7 +3,7 @@
 // (x-progression, one step per `stepMs` of simulated time, a pending fail-next replacing one step
 // with its failure), and what reaching DEPLOYED does to the deployment. The store calls these and
 // keeps the indexes; routes never call them. Creation returns the per-row changes to save
-// (put_revision, delete_revision); stepping changes live records in place, since the clock's steps
+// (put_revision, delete_revision); history is bounded by count and by bytes; stepping changes live records in place, since the clock's steps
 // follow from the clock. No Node imports.
 import { nextRevisionStatus, REVISION_PROGRESSION } from "../../shared/revision-rules.js";
 import type { StateChange } from "./changes.js";
@@ -21,6 +21,25 @@ export const FAILURE_STATUSES: readonly FailureStatus[] = ["CREATE_FAILED", "BUI
  * active one): a script patching in a loop must not grow one deployment without end.
  */
 export const MAX_REVISIONS_KEPT = 500;
+
+/**
+ * Bytes of revision history kept per deployment (as JSON text). Past it, the oldest finished
+ * revisions are dropped as past MAX_REVISIONS_KEPT: 500 revisions of large valid configurations
+ * must not hold hundreds of megabytes. The deployments are the seed's (the API creates none), so
+ * this bounds every deployment's history, and with it the state.
+ */
+export const MAX_REVISION_HISTORY_BYTES = 4 * 1024 * 1024;
+
+/** The JSON size of each revision, measured once: revisions never change size after creation but for their status and dates. */
+const sizes = new WeakMap<RevisionRecord, number>();
+function sizeOf(record: RevisionRecord): number {
+  let size = sizes.get(record);
+  if (size === undefined) {
+    size = JSON.stringify(record.revision).length;
+    sizes.set(record, size);
+  }
+  return size;
+}
 
 /** The state a revision leaves to enter each failure. */
 const FAILS_FROM: Record<FailureStatus, RevisionStatus> = {
@@ -72,12 +91,15 @@ export function createRevision(record: DeploymentRecord, patch: DeploymentPatch,
   record.fail_next = null;
   d.source_revision_config = config;
   d.latest_revision_id = id;
-  let excess = record.revisions.length - MAX_REVISIONS_KEPT;
-  if (excess > 0) {
+  // The oldest finished revisions go (never the active one) while the history is past either bound.
+  let excessCount = record.revisions.length - MAX_REVISIONS_KEPT;
+  let excessBytes = record.revisions.reduce((sum, r) => sum + sizeOf(r), 0) - MAX_REVISION_HISTORY_BYTES;
+  if (excessCount > 0 || excessBytes > 0) {
     record.revisions = record.revisions.filter((r) => {
-      const droppable = excess > 0 && r.revision.id !== d.active_revision_id && !isInProgress(r.revision.status);
+      const droppable = (excessCount > 0 || excessBytes > 0) && r.revision.id !== d.active_revision_id && !isInProgress(r.revision.status);
       if (droppable) {
-        excess--;
+        excessCount--;
+        excessBytes -= sizeOf(r);
         changes.push({ op: "delete_revision", deployment_id, revision_id: r.revision.id });
       }
       return !droppable;
