@@ -67,10 +67,10 @@ async function latestRelease() {
   if (names.length === 0) fail(`no release bundle in ${relative(root, releasesDir)}/ (a file named <version>.json)`);
   return join(
     releasesDir,
-    names
+    `${names
       .map((n) => n.slice(0, -5))
       .sort(compareVersions)
-      .at(-1) + ".json",
+      .at(-1)}.json`,
   );
 }
 
@@ -157,7 +157,7 @@ if (values["write-changelog"]) {
   const nextEntry = text.indexOf("\n## ", heading.index + 1);
   if (start < 0 || end < 0 || (nextEntry >= 0 && start > nextEntry))
     fail(`the CHANGELOG.md entry for ${packageVersion} has no ${CHANGELOG_START} ... ${CHANGELOG_END} markers`);
-  await writeFile(file, text.slice(0, start + CHANGELOG_START.length) + "\n" + changelogSection(changes, versions) + "\n" + text.slice(end));
+  await writeFile(file, `${text.slice(0, start + CHANGELOG_START.length)}\n${changelogSection(changes, versions)}\n${text.slice(end)}`);
   console.error(`api:diff: wrote the API changes into the ${packageVersion} entry of CHANGELOG.md`);
 }
 

@@ -192,7 +192,7 @@ async function main() {
   const prism = startGroup(
     `${ROOT}node_modules/.bin/prism`,
     ["mock", "generated/openapi.yaml", "--errors=false", "-v", "silent", "-h", "127.0.0.1", "-p", String(prismPort)],
-    (child, resolve) => {
+    (_child, resolve) => {
       const poll = async () => {
         try {
           await fetch(`http://127.0.0.1:${prismPort}/v2/auth/providers`, { headers: HEADERS });

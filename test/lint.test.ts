@@ -1,7 +1,7 @@
 // Both linters report zero errors and zero warnings, and our own Spectral rules do fire on a
 // document that breaks them (so a silent ruleset cannot pass for a clean one).
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, writeFile, copyFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";

@@ -413,8 +413,9 @@ function compareSchemas(ctx, side, where, oldRaw, newRaw, seen) {
   // Alternatives (oneOf/anyOf of several schemas): compared in order when their number is unchanged.
   const a = old.branches ?? [];
   const b = now.branches ?? [];
-  if (a.length === b.length) a.forEach((branch, i) => compareSchemas(ctx, side, `${where}|${i}`, branch, b[i], seen));
-  else if (b.length > a.length) widened(`alternatives grew from ${a.length} to ${b.length}`);
+  if (a.length === b.length) {
+    for (const [i, branch] of a.entries()) compareSchemas(ctx, side, `${where}|${i}`, branch, b[i], seen);
+  } else if (b.length > a.length) widened(`alternatives grew from ${a.length} to ${b.length}`);
   else narrowed(`alternatives shrank from ${a.length} to ${b.length}`);
 }
 

@@ -21,8 +21,8 @@ export type RequestInitFor<P extends PathWith<M>, M extends Method> = Exclude<Ma
   parseAs?: "json";
 };
 /** The result of GET or PATCH: `{ data }` on success, `{ error }` (the problem details) on an error status, and the `response`. */
-export type ResultFor<P extends PathWith<M>, M extends Method> = paths[P][M] extends infer Operation extends Record<string | number, any>
-  ? FetchResponse<Operation, {}, MediaType>
+export type ResultFor<P extends PathWith<M>, M extends Method> = paths[P][M] extends infer Operation extends Record<string | number, unknown>
+  ? FetchResponse<Operation, Record<never, never>, MediaType>
   : never;
 
 // openapi-fetch infers the whole init argument as a type parameter, so TypeScript does not check

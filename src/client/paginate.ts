@@ -20,10 +20,10 @@ export type ItemOf<P extends PagedPath> = PageOf<P>["resources"][number];
 export type PaginateParams<P extends PagedPath> = {
   query?: ListOperation<P>["parameters"]["query"];
   signal?: AbortSignal;
-} & (ListOperation<P>["parameters"] extends { path: infer PathParams } ? { path: PathParams } : {});
+} & (ListOperation<P>["parameters"] extends { path: infer PathParams } ? { path: PathParams } : Record<never, never>);
 
 /** params may be left out where the list has no required parameter. */
-export type PaginateArgs<P extends PagedPath> = {} extends PaginateParams<P> ? [params?: PaginateParams<P>] : [params: PaginateParams<P>];
+export type PaginateArgs<P extends PagedPath> = Record<never, never> extends PaginateParams<P> ? [params?: PaginateParams<P>] : [params: PaginateParams<P>];
 
 /** The page size sent when the caller gives no `limit`: the document's maximum, for the fewest requests. */
 export const DEFAULT_PAGE_SIZE = 100;

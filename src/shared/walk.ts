@@ -1,11 +1,15 @@
 // The one way to walk the bundled OpenAPI document: JSON Pointers, local $refs, operations and the
 // nullable-branch convention. The simulator, the build scripts (through dist/) and the tests all use
 // it, so a rule about the document's shape lives here once. It imports nothing from Node.
+// The document is JSON read at run time; its nodes are walked by key and by $ref, so they are typed as
+// this one alias, not as the generated types (which describe the API, not the document itself).
+// biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document's nodes are untyped JSON
+export type DocumentNode = any;
 
 /** The parts of an OpenAPI 3.1 document this package reads. */
 export interface OpenApiDocument {
-  paths: Record<string, Record<string, any>>;
-  components: Record<string, Record<string, any>>;
+  paths: Record<string, Record<string, DocumentNode>>;
+  components: Record<string, Record<string, DocumentNode>>;
   [key: string]: unknown;
 }
 
@@ -32,7 +36,7 @@ export function toPointer(segments: readonly (string | number)[]): string {
 export function resolvePointer(root: unknown, pointer: string): unknown {
   const path = pointer.startsWith("#") ? pointer.slice(1) : pointer;
   if (path === "") return root;
-  let node: any = root;
+  let node: DocumentNode = root;
   for (const raw of path.slice(1).split("/")) {
     if (node === null || typeof node !== "object") return undefined;
     node = node[unescapePointerSegment(raw)];
@@ -41,8 +45,8 @@ export function resolvePointer(root: unknown, pointer: string): unknown {
 }
 
 /** Follows local `#/...` references until it reaches a value that is not one. Throws on a loop or a dangling reference. */
-export function deref<T = any>(document: unknown, value: unknown): T {
-  let node: any = value;
+export function deref<T = DocumentNode>(document: unknown, value: unknown): T {
+  let node: DocumentNode = value;
   const seen = new Set<string>();
   while (node && typeof node === "object" && typeof node.$ref === "string" && node.$ref.startsWith("#/")) {
     const ref: string = node.$ref;
@@ -60,10 +64,10 @@ export interface OperationEntry {
   path: string;
   method: HttpMethod;
   operationId: string;
-  operation: any;
-  pathItem: any;
+  operation: DocumentNode;
+  pathItem: DocumentNode;
   /** Path-level parameters first, overridden by operation-level ones of the same name and location. */
-  parameters: any[];
+  parameters: DocumentNode[];
 }
 
 /** Every operation of the document, in path order and then method order. */
@@ -73,7 +77,7 @@ export function listOperations(document: OpenApiDocument): OperationEntry[] {
     for (const method of HTTP_METHODS) {
       const operation = pathItem[method];
       if (!operation) continue;
-      const byKey = new Map<string, any>();
+      const byKey = new Map<string, DocumentNode>();
       for (const raw of [...(pathItem.parameters ?? []), ...(operation.parameters ?? [])]) {
         const p = deref(document, raw);
         byKey.set(`${p.in}:${p.name}`, p);
@@ -86,7 +90,7 @@ export function listOperations(document: OpenApiDocument): OperationEntry[] {
 
 /** True for the `{type: "null"}` branch that the document uses to make a referenced object nullable. */
 export function isNullBranch(document: unknown, schema: unknown): boolean {
-  const s = deref<any>(document, schema);
+  const s = deref<DocumentNode>(document, schema);
   return s !== null && typeof s === "object" && s.type === "null";
 }
 
@@ -94,8 +98,8 @@ export function isNullBranch(document: unknown, schema: unknown): boolean {
  * Sees through the nullable wrapper `anyOf: [X, {type: "null"}]`: returns X and whether null was allowed.
  * Any other schema comes back as it is, with `nullable` from a `type` array that holds "null".
  */
-export function unwrapNullable(document: unknown, schema: unknown): { schema: any; nullable: boolean } {
-  const s = deref<any>(document, schema);
+export function unwrapNullable(document: unknown, schema: unknown): { schema: DocumentNode; nullable: boolean } {
+  const s = deref<DocumentNode>(document, schema);
   const branches: unknown[] | undefined = s?.anyOf ?? s?.oneOf;
   if (Array.isArray(branches)) {
     const rest = branches.filter((b) => !isNullBranch(document, b));
@@ -105,7 +109,7 @@ export function unwrapNullable(document: unknown, schema: unknown): { schema: an
 }
 
 /** The non-null JSON type a schema declares (`["string", "null"]` is "string"), or undefined. */
-export function primaryType(schema: any): string | undefined {
+export function primaryType(schema: DocumentNode): string | undefined {
   const t = schema?.type;
   if (Array.isArray(t)) return t.find((x: string) => x !== "null");
   return t;

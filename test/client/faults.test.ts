@@ -27,7 +27,13 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 
 /** globalThis.fetch, counting the attempts the client makes: under load an attempt can time out before the server sees it. */
 function countingFetch() {
-  const counted = { attempts: 0, fetch: (request: Request) => (counted.attempts++, fetch(request)) };
+  const counted = {
+    attempts: 0,
+    fetch: (request: Request) => {
+      counted.attempts++;
+      return fetch(request);
+    },
+  };
   return counted;
 }
 

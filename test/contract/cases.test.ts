@@ -107,7 +107,7 @@ describe("contract case derivation", () => {
     const expected = { valid: 0, unauthorized: 0, "malformed-json": 0, "wrong-content-type": 0 };
     const parameterTargets: string[] = [];
     const bodyTargets: string[] = [];
-    for (const [path, item] of Object.entries<any>(document.paths)) {
+    for (const [_path, item] of Object.entries<any>(document.paths)) {
       for (const [method, op] of Object.entries<any>(item)) {
         if (method === "parameters" || typeof op !== "object" || !op.operationId) continue;
         const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref(document, p));
