@@ -27,6 +27,14 @@ export const KNOWN_FINDINGS: KnownFinding[] = [
       c.mutation.includes("broken escape") &&
       ((v.invariant === "documented status" && detail(v, "status 400 is not documented")) || v.invariant === "in-process and HTTP agree"),
   },
+  {
+    id: "F4-mock-empty-enum-array-query",
+    issue: "issue 19, What to build 1 (the mock answers like the simulator; found by the generated tests, findings F4)",
+    matches: (c, v) =>
+      v.server.startsWith("mock") &&
+      c.mutation === 'query status=""' &&
+      ["the mock and the simulator agree", "an invalid request is refused"].includes(v.invariant),
+  },
 ];
 
 /** The known finding a violation belongs to, if any. */
