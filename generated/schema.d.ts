@@ -1051,6 +1051,15 @@ export interface components {
         };
     };
     responses: {
+        /** @description The request target cannot be read: its path holds a `%` that does not start a valid UTF-8 escape, or it is not a path at all. Nothing was looked up. */
+        BadRequestTarget: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The API key is missing or not accepted. */
         Unauthorized: {
             headers: {
@@ -1135,7 +1144,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The body is not valid JSON. */
+        /** @description The body is not valid JSON, or the request target cannot be read (a `%` in the path that does not start a valid UTF-8 escape). Nothing was changed. */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -1255,6 +1264,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeploymentPage"];
                 };
             };
+            400: components["responses"]["BadRequestTarget"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["ContentTooLarge"];
@@ -1288,6 +1298,7 @@ export interface operations {
                     "application/json": components["schemas"]["Deployment"];
                 };
             };
+            400: components["responses"]["BadRequestTarget"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -1372,6 +1383,7 @@ export interface operations {
                     "application/json": components["schemas"]["RevisionPage"];
                 };
             };
+            400: components["responses"]["BadRequestTarget"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -1411,6 +1423,7 @@ export interface operations {
                     "application/json": components["schemas"]["Revision"];
                 };
             };
+            400: components["responses"]["BadRequestTarget"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -1444,6 +1457,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListenerPage"];
                 };
             };
+            400: components["responses"]["BadRequestTarget"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["ContentTooLarge"];
@@ -1509,6 +1523,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthProvider"][];
                 };
             };
+            400: components["responses"]["BadRequestTarget"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["ContentTooLarge"];
@@ -1539,6 +1554,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthProvider"];
                 };
             };
+            400: components["responses"]["BadRequestTarget"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -1570,6 +1586,7 @@ export interface operations {
                     "application/json": components["schemas"]["AgentConnectionList"];
                 };
             };
+            400: components["responses"]["BadRequestTarget"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -1601,6 +1618,7 @@ export interface operations {
                     "application/json": components["schemas"]["Repository"][];
                 };
             };
+            400: components["responses"]["BadRequestTarget"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -1632,6 +1650,7 @@ export interface operations {
                     "application/json": components["schemas"]["Repository"][];
                 };
             };
+            400: components["responses"]["BadRequestTarget"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
