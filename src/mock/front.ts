@@ -234,15 +234,25 @@ function withFieldErrors(
 }
 
 /**
- * An empty value for a number or boolean query parameter (`offset=`): Prism reads it as absent, the
+ * An empty value for a number or boolean query parameter (`offset=`), or for a list of enum or
+ * formatted items (`status=`, `deployment_ids=`): Prism reads it as absent, the
  * simulator's validator as the empty string it is; both now refuse it, in the validator's words.
  */
 function emptyValueErrors(search: URLSearchParams, operation: PrismOperation): ProblemFieldError[] {
   const errors: ProblemFieldError[] = [];
   for (const p of operation.request?.query ?? []) {
     const type = p.schema?.type;
-    if ((type === "integer" || type === "number" || type === "boolean") && search.getAll(p.name).some((v) => v.trim() === "")) {
+    if (!search.getAll(p.name).some((v) => v.trim() === "")) continue;
+    if (type === "integer" || type === "number" || type === "boolean") {
       errors.push({ parameter: p.name, code: "type", detail: `must be ${type}` });
+      continue;
+    }
+    // A comma-separated list whose items have an enum or a format: its one, empty item is neither.
+    const items = type === "array" ? p.schema?.items : undefined;
+    if (Array.isArray(items?.enum)) {
+      errors.push({ parameter: p.name, code: "enum", detail: `item 0 must be one of ${items.enum.map((v: unknown) => JSON.stringify(v)).join(", ")}` });
+    } else if (typeof items?.format === "string") {
+      errors.push({ parameter: p.name, code: "format", detail: `item 0 must match format "${items.format}"` });
     }
   }
   return errors;

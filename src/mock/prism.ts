@@ -17,7 +17,7 @@ export const DEFAULT_DOCUMENT = fileURLToPath(new URL("../../generated/openapi.j
 /** One parameter of an operation, as Prism describes it. */
 export interface PrismParameter {
   name: string;
-  schema?: { type?: unknown; default?: unknown };
+  schema?: { type?: unknown; default?: unknown; items?: { enum?: unknown[]; format?: unknown } };
 }
 
 /** One operation as Prism reads it from the document (only what the front uses). */

@@ -13,29 +13,12 @@ export interface KnownFinding {
   matches(c: Case, v: Violation): boolean;
 }
 
-const detail = (v: Violation, prefix: string) => v.detail.startsWith(prefix);
-
 // Fixed since they were found (their shrunk cases are regression tests in requests.test.ts):
 // 413-undocumented, tenant-422-undocumented, repeated-query-parameter, F2-mock-empty-query-value,
-// F3-mock-offset-past-int32.
+// F3-mock-offset-past-int32, F1-broken-escape-400 (400 documented on every operation),
+// F4-mock-empty-enum-array-query.
 
-export const KNOWN_FINDINGS: KnownFinding[] = [
-  {
-    id: "F1-broken-escape-400",
-    issue: "issue 19, What to build 1 (the document lists every status; found by the generated tests, findings F1)",
-    matches: (c, v) =>
-      c.mutation.includes("broken escape") &&
-      ((v.invariant === "documented status" && detail(v, "status 400 is not documented")) || v.invariant === "in-process and HTTP agree"),
-  },
-  {
-    id: "F4-mock-empty-enum-array-query",
-    issue: "issue 19, What to build 1 (the mock answers like the simulator; found by the generated tests, findings F4)",
-    matches: (c, v) =>
-      v.server.startsWith("mock") &&
-      c.mutation === 'query status=""' &&
-      ["the mock and the simulator agree", "an invalid request is refused"].includes(v.invariant),
-  },
-];
+export const KNOWN_FINDINGS: KnownFinding[] = [];
 
 /** The known finding a violation belongs to, if any. */
 export function knownFinding(c: Case, v: Violation): KnownFinding | undefined {

@@ -199,7 +199,7 @@ const queryValue: Mutation = (parts) => {
 };
 
 /** The coercion the document's servers apply to a query text (numbers by Number(), booleans from true/false, arrays split on commas). */
-function queryExpectation(p: any, schema: any, raw: string): Expectation {
+function queryExpectation(_parameter: any, schema: any, raw: string): Expectation {
   const flat = flatten(schema);
   const array = flat.types?.has("array") === true;
   const itemType = array ? flatten(flat.items[0]!).types : flat.types;
