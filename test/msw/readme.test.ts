@@ -5,6 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { docRegion } from "../support/doc-region.js";
 import { ROOT } from "../support/document.js";
 
 const PAGE = "docs/react-and-testing.md";
@@ -22,16 +23,7 @@ function tsBlocks(markdown: string): string[] {
   return [...markdown.matchAll(/^```ts\b[^\n]*\n([\s\S]*?)^```[ \t]*$/gm)].map((m) => m[1]!);
 }
 
-/** The recipe's README region, dedented, with package import names. */
-function region(source: string, file: string): string {
-  const match = /^[ \t]*\/\/ #region readme\n([\s\S]*?)^[ \t]*\/\/ #endregion readme$/m.exec(source);
-  if (!match) throw new Error(`${file} has no "// #region readme" ... "// #endregion readme"`);
-  const lines = match[1]!.split("\n");
-  const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => /^ */.exec(l)![0].length));
-  let code = lines.map((l) => l.slice(indent)).join("\n");
-  for (const [path, name] of PACKAGE_NAMES) code = code.replaceAll(path, name);
-  return code;
-}
+const region = (source: string, file: string) => docRegion(source, file, PACKAGE_NAMES);
 
 describe(PAGE, () => {
   it("shows each recipe exactly as its test runs it, in order: Vitest + MSW, plain fetch", async () => {

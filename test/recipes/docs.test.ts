@@ -6,6 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { docRegion } from "../support/doc-region.js";
 import { ROOT } from "../support/document.js";
 import { MAIN_TS, VITE_CONFIG } from "../vite/app-files.js";
 
@@ -33,15 +34,7 @@ function blocks(markdown: string): string[] {
   return [...markdown.matchAll(/^```(?:ts|tsx)\b[^\n]*\n([\s\S]*?)^```[ \t]*$/gm)].map((m) => m[1]!);
 }
 
-function region(source: string, file: string): string {
-  const match = /^[ \t]*\/\/ #region readme\n([\s\S]*?)^[ \t]*\/\/ #endregion readme$/m.exec(source);
-  if (!match) throw new Error(`${file} has no "// #region readme" ... "// #endregion readme"`);
-  const lines = match[1]!.split("\n");
-  const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => /^ */.exec(l)![0].length));
-  let code = lines.map((l) => l.slice(indent)).join("\n");
-  for (const [path, name] of PACKAGE_NAMES) code = code.replaceAll(path, name);
-  return code;
-}
+const region = (source: string, file: string) => docRegion(source, file, PACKAGE_NAMES);
 
 describe(PAGE, () => {
   it("shows the Vite app, the Testing Library recipe and the Storybook recipe exactly as the tests run them, in order", async () => {
