@@ -7,7 +7,9 @@ import { createServer } from "node:http";
 import { performance } from "node:perf_hooks";
 import { createDeploymentsClient } from "../dist/index.js";
 
-const N = Number(process.argv[2] ?? 2000);
+// BENCH_QUICK=1: one short round of everything, to prove the bench runs (the fresh-clone test); its numbers mean nothing.
+const QUICK = process.env.BENCH_QUICK === "1";
+const N = Number(process.argv[2] ?? (QUICK ? 100 : 2000));
 const WARMUP = 200;
 const DEPLOYMENT_ID = "6b0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01";
 const body = JSON.stringify({

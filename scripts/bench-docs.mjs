@@ -20,7 +20,9 @@ import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { CHROMIUM_PATH, chromiumAvailable, DOCS_FILE, launchChromium, offlinePage } from "./docs-browser.mjs";
 
-const RUNS = Number(process.env.BENCH_DOCS_RUNS ?? 7);
+// BENCH_QUICK=1: one short round of everything, to prove the bench runs (the fresh-clone test); its numbers mean nothing.
+const QUICK = process.env.BENCH_QUICK === "1";
+const RUNS = Number(process.env.BENCH_DOCS_RUNS ?? (QUICK ? 1 : 7));
 const GOAL_MS = 1500;
 const FIRST_OPERATION = "deployments/listdeployments";
 

@@ -18,12 +18,14 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { firstLine, startGroup } from "./bench-processes.mjs";
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const SEED = Number(process.env.BENCH_SEED ?? 10_000);
+// BENCH_QUICK=1: one short round of everything, to prove the bench runs (the fresh-clone test); its numbers mean nothing.
+const QUICK = process.env.BENCH_QUICK === "1";
+const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 1 : 10));
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 1 : 5));
+const SEED = Number(process.env.BENCH_SEED ?? (QUICK ? 100 : 10_000));
 const WRITERS = Number(process.env.BENCH_WRITERS ?? 10);
 const READERS = Number(process.env.BENCH_READERS ?? 2);
-const REVISIONS = Number(process.env.BENCH_REVISIONS ?? 500);
+const REVISIONS = Number(process.env.BENCH_REVISIONS ?? (QUICK ? 20 : 500));
 const WARMUP_SECONDS = 2;
 const HEADERS = { "x-api-key": "bench", accept: "application/json" };
 

@@ -15,7 +15,9 @@ import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const RUNS = Number(process.env.BENCH_START_RUNS ?? 15);
+// BENCH_QUICK=1: one short round of everything, to prove the bench runs (the fresh-clone test); its numbers mean nothing.
+const QUICK = process.env.BENCH_QUICK === "1";
+const RUNS = Number(process.env.BENCH_START_RUNS ?? (QUICK ? 1 : 15));
 const CORE = new URL("../dist/simulator/core/index.js", import.meta.url).href;
 const RUNTIME_VALIDATORS = new URL("./bench-start-runtime-validators.mjs", import.meta.url).href;
 

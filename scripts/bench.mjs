@@ -19,11 +19,13 @@ import autocannon from "autocannon";
 import { firstLine, startGroup } from "./bench-processes.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+// BENCH_QUICK=1: one short round of everything, to prove the bench runs (the fresh-clone test); its numbers mean nothing.
+const QUICK = process.env.BENCH_QUICK === "1";
+const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 1 : 10));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const SEED = Number(process.env.BENCH_SEED ?? 10_000);
+const SEED = Number(process.env.BENCH_SEED ?? (QUICK ? 100 : 10_000));
 const WARMUP_SECONDS = 2;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 1 : 5));
 const HEADERS = { "x-api-key": "bench", accept: "application/json" };
 
 const document = JSON.parse(readFileSync(new URL("../generated/openapi.json", import.meta.url), "utf8"));
@@ -215,7 +217,7 @@ async function main() {
       requestsFor: async (url) => {
         const get = (p) => fetch(url + p, { headers: HEADERS }).then((r) => r.json());
         // The mix walks a spread of real ids, so gets are not served from one hot entry.
-        const page = await get("/v2/deployments?limit=100&offset=4000");
+        const page = await get(`/v2/deployments?limit=100&offset=${Math.floor(Math.min(4000, SEED / 2))}`);
         return page.resources.slice(0, 30).flatMap((d) => [
           { method: "GET", path: `/v2/deployments/${d.id}` },
           { method: "GET", path: "/v2/deployments?limit=20" },

@@ -1,35 +1,85 @@
 #!/usr/bin/env node
 // Compiles src/ to dist/ (tsc -p tsconfig.build.json) only when a source is newer than the last
-// compile. tsc's own incremental check costs seconds even when nothing changed; comparing
-// modification times costs milliseconds. `npm install` runs it (the `prepare` script), so a fresh
-// clone has dist/ and `npm run simulate` starts at once; later edits compile on the next run.
+// compile, or when a source was added, moved or removed since. tsc's own incremental check costs
+// seconds even when nothing changed; comparing modification times and names costs milliseconds.
+// `npm test` (its global setup), `npm start`, `npm run simulate` and `npm run dms` run it, so a
+// fresh clone compiles on its first command and later edits compile on the next one.
+//
+// dist/ is never trusted to be what src/ makes: every run also deletes each output whose source is
+// gone. A long-lived working copy once kept dist/simulator/cli.js after the CLI moved to
+// dist/simulator/node/cli.js, and a launcher that still named the old path worked there while it
+// crashed on every fresh clone.
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, readFileSync, readdirSync, statSync, utimesSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, existsSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
+const dist = join(root, "dist");
 // tsc's incremental state; its time stamps the last compile.
-const stamp = join(root, "dist", ".tsbuildinfo");
+const stamp = join(dist, ".tsbuildinfo");
+// The names of the sources that compile read, so an added, moved or deleted source compiles again
+// even though no remaining file is newer than the stamp.
+const sourceList = join(dist, ".sources.json");
+
+/** Every file below dir (relative paths), or none when dir does not exist. */
+function filesBelow(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath ?? entry.path, entry.name)));
+}
+
+/** src/'s TypeScript files, sorted: what tsc -p tsconfig.build.json compiles. */
+function sources() {
+  return filesBelow(join(root, "src"))
+    .filter((name) => /\.tsx?$/.test(name) && !name.endsWith(".d.ts"))
+    .sort();
+}
 
 /** The newest modification time (ms) of the files tsc reads to build dist/. */
-function newestSource() {
+function newestSource(names) {
   let newest = 0;
-  const visit = (dir, keep) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-      if (entry.isFile() && keep(entry.name)) newest = Math.max(newest, statSync(join(entry.parentPath ?? entry.path, entry.name)).mtimeMs);
-    }
-  };
-  visit(join(root, "src"), (name) => name.endsWith(".ts"));
-  visit(join(root, "generated"), (name) => /\.(js|d\.ts|json)$/.test(name));
+  for (const name of names) newest = Math.max(newest, statSync(join(root, "src", name)).mtimeMs);
+  for (const name of filesBelow(join(root, "generated"))) {
+    if (/\.(js|d\.ts|json)$/.test(name)) newest = Math.max(newest, statSync(join(root, "generated", name)).mtimeMs);
+  }
   for (const file of ["tsconfig.json", "tsconfig.build.json", "package.json"]) newest = Math.max(newest, statSync(join(root, file)).mtimeMs);
   return newest;
 }
 
-/** Compiles when dist/ is older than a source. Returns false when tsc reported errors (it still emits). */
+function recordedSources() {
+  try {
+    return readFileSync(sourceList, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Deletes each output of dist/ whose source is gone (a.js, a.d.ts for src/a.ts); dist/'s own state
+ * files (names starting with a dot) stay. Returns the paths deleted, relative to dist/.
+ */
+export function removeOrphans(names = sources()) {
+  const stems = new Set(names.map((name) => name.replace(/\.tsx?$/, "")));
+  const removed = [];
+  for (const output of filesBelow(dist)) {
+    if (output.split(/[\\/]/).some((part) => part.startsWith("."))) continue;
+    const stem = output.replace(/\.(d\.ts\.map|d\.ts|js\.map|js)$/, "");
+    if (stem === output || stems.has(stem.split("\\").join("/"))) continue;
+    rmSync(join(dist, output), { force: true });
+    removed.push(output);
+  }
+  return removed;
+}
+
+/** Compiles when dist/ is older than a source or the sources changed. Returns false when tsc reported errors (it still emits). */
 export function compileIfStale() {
+  const names = sources();
+  const listed = JSON.stringify(names);
+  removeOrphans(names);
   const compiledAt = existsSync(stamp) ? statSync(stamp).mtimeMs : -1;
-  if (compiledAt >= newestSource()) return true;
+  if (compiledAt >= newestSource(names) && recordedSources() === listed) return true;
   process.stderr.write("Sources changed since the last compile: compiling (tsc -p tsconfig.build.json)...\n");
   let clean = true;
   try {
@@ -42,6 +92,8 @@ export function compileIfStale() {
   }
   // tsc leaves its state file alone when the output did not change (a touched but unchanged source).
   if (existsSync(stamp)) utimesSync(stamp, new Date(), new Date());
+  if (existsSync(dist)) writeFileSync(sourceList, listed);
+  markBinsExecutable();
   return clean;
 }
 
@@ -57,10 +109,12 @@ export function markBinsExecutable() {
   }
 }
 
-// Run as a script (the `prepare` step of npm install, and after `npm run build:ts`): type errors are
-// reported, but tsc still wrote dist/, so the install goes on; `npm run typecheck` and the tests fail
-// on them instead.
+// Run as a script (`npm run build:ts`, and test/global-setup.ts): type errors are
+// reported, but tsc still wrote dist/; `npm run typecheck` and the tests fail on them instead.
+// With --clean (npm run build:ts, and the release's pack) dist/ is deleted first, so what ships is
+// exactly what src/ compiles to today.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  if (process.argv.includes("--clean")) rmSync(dist, { recursive: true, force: true });
   if (!compileIfStale()) process.stderr.write("tsc reported errors (above); dist/ was written all the same.\n");
   markBinsExecutable();
 }

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { compileIfStale } from "./compile-if-stale.mjs";
 
-const cli = join(fileURLToPath(new URL("..", import.meta.url)), "dist", "simulator", "cli.js");
+const cli = join(fileURLToPath(new URL("..", import.meta.url)), "dist", "simulator", "node", "cli.js");
 if (!compileIfStale()) {
   if (!existsSync(cli)) process.exit(1);
   process.stderr.write("tsc reported errors (above); running what it emitted.\n");
