@@ -30,6 +30,14 @@ export {
   type WaitForRevisionOptions,
 } from "./client/wait-for-revision.js";
 export { deployRevision, NoRevisionCreatedError, type DeployedRevision } from "./client/deploy-revision.js";
+export {
+  findRollbackTarget,
+  NoRollbackTargetError,
+  rollbackDeployment,
+  rollbackPatch,
+  type RollbackOptions,
+  type RolledBackRevision,
+} from "./client/rollback.js";
 export type * from "./shared/types.js";
 export {
   DEPLOYMENT_STATUSES,
