@@ -150,7 +150,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The listener's `id`. */
+                /**
+                 * @description The listener's `id`.
+                 * @example 5d8e2f1a-7b3c-4e9d-a6f2-0c1b8e7d3a54
+                 */
                 listener_id: components["parameters"]["ListenerId"];
             };
             cookie?: never;
@@ -195,7 +198,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The provider's `provider_id` (its chosen name, such as `github`), not its `id`. */
+                /**
+                 * @description The provider's `provider_id` (its chosen name, such as `github`), not its `id`.
+                 * @example github
+                 */
                 provider_id: components["parameters"]["ProviderId"];
             };
             cookie?: never;
@@ -218,7 +224,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The agent whose connections to list. */
+                /**
+                 * @description The agent whose connections to list.
+                 * @example support-agent
+                 */
                 agent_id: components["parameters"]["AgentId"];
             };
             cookie?: never;
@@ -241,7 +250,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The integration's identifier; repositories listed through it carry it as `host_integration_id`. */
+                /**
+                 * @description The integration's identifier; repositories listed through it carry it as `host_integration_id`.
+                 * @example 9c1e5a3f-2d7b-4f8e-b4a6-6e0d2c9f1b73
+                 */
                 integration_id: components["parameters"]["IntegrationId"];
             };
             cookie?: never;
@@ -267,7 +279,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The integration's identifier; repositories listed through it carry it as `host_integration_id`. */
+                /**
+                 * @description The integration's identifier; repositories listed through it carry it as `host_integration_id`.
+                 * @example 9c1e5a3f-2d7b-4f8e-b4a6-6e0d2c9f1b73
+                 */
                 integration_id: components["parameters"]["IntegrationId"];
             };
             cookie?: never;
@@ -433,6 +448,10 @@ export interface components {
          *     Numbers are plain numbers; fields ending in `_mb` are megabytes and `db_storage_gi` is gibibytes.
          *     The cpu fields are in cores, fractions allowed (`0.5` is 500m): requests (`cpu`, `queue_cpu`,
          *     `redis_cpu`) from 0.1 to 8, limits (`cpu_limit`, `queue_cpu_limit`, `redis_cpu_limit`) from 0.1 to 16.
+         *     The spec as a whole may be null too (the service defaults for everything). That null is stated
+         *     here, by the type, rather than by an `anyOf` with null where the spec is used, because mock
+         *     generators that walk the document by `properties` lose their way inside an `anyOf` (bare Prism's
+         *     dynamic mode failed on the spec's arrays).
          */
         ResourceSpec: {
             /** @description The fewest replicas of the API server. */
@@ -519,7 +538,7 @@ export interface components {
             init_containers?: components["schemas"]["Container"][] | null;
             /** @description Containers that run beside the application for its whole life. */
             sidecars?: components["schemas"]["Container"][] | null;
-        };
+        } | null;
         /**
          * ListenerConfig
          * @description Where on the listener's compute the deployment runs.
@@ -548,7 +567,7 @@ export interface components {
             /** @description A custom URL the deployment is served at, in addition to its default one. */
             custom_url?: string | null;
             /** @description Compute resources and pod settings; null keeps the service defaults. */
-            resource_spec?: components["schemas"]["ResourceSpec"] | null;
+            resource_spec?: components["schemas"]["ResourceSpec"];
             /**
              * Format: uuid
              * @description The listener (Kubernetes compute) a self-hosted deployment runs on; the `id` of a listener.
@@ -1206,13 +1225,25 @@ export interface components {
          * @example a2c4e6f8-0b1d-4c3e-9f5a-7b9d1f3a5c27
          */
         RevisionId: string;
-        /** @description The listener's `id`. */
+        /**
+         * @description The listener's `id`.
+         * @example 5d8e2f1a-7b3c-4e9d-a6f2-0c1b8e7d3a54
+         */
         ListenerId: string;
-        /** @description The provider's `provider_id` (its chosen name, such as `github`), not its `id`. */
+        /**
+         * @description The provider's `provider_id` (its chosen name, such as `github`), not its `id`.
+         * @example github
+         */
         ProviderId: string;
-        /** @description The agent whose connections to list. */
+        /**
+         * @description The agent whose connections to list.
+         * @example support-agent
+         */
         AgentId: string;
-        /** @description The integration's identifier; repositories listed through it carry it as `host_integration_id`. */
+        /**
+         * @description The integration's identifier; repositories listed through it carry it as `host_integration_id`.
+         * @example 9c1e5a3f-2d7b-4f8e-b4a6-6e0d2c9f1b73
+         */
         IntegrationId: string;
     };
     requestBodies: never;
@@ -1472,7 +1503,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The listener's `id`. */
+                /**
+                 * @description The listener's `id`.
+                 * @example 5d8e2f1a-7b3c-4e9d-a6f2-0c1b8e7d3a54
+                 */
                 listener_id: components["parameters"]["ListenerId"];
             };
             cookie?: never;
@@ -1538,7 +1572,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The provider's `provider_id` (its chosen name, such as `github`), not its `id`. */
+                /**
+                 * @description The provider's `provider_id` (its chosen name, such as `github`), not its `id`.
+                 * @example github
+                 */
                 provider_id: components["parameters"]["ProviderId"];
             };
             cookie?: never;
@@ -1570,7 +1607,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The agent whose connections to list. */
+                /**
+                 * @description The agent whose connections to list.
+                 * @example support-agent
+                 */
                 agent_id: components["parameters"]["AgentId"];
             };
             cookie?: never;
@@ -1602,7 +1642,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The integration's identifier; repositories listed through it carry it as `host_integration_id`. */
+                /**
+                 * @description The integration's identifier; repositories listed through it carry it as `host_integration_id`.
+                 * @example 9c1e5a3f-2d7b-4f8e-b4a6-6e0d2c9f1b73
+                 */
                 integration_id: components["parameters"]["IntegrationId"];
             };
             cookie?: never;
@@ -1634,7 +1677,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The integration's identifier; repositories listed through it carry it as `host_integration_id`. */
+                /**
+                 * @description The integration's identifier; repositories listed through it carry it as `host_integration_id`.
+                 * @example 9c1e5a3f-2d7b-4f8e-b4a6-6e0d2c9f1b73
+                 */
                 integration_id: components["parameters"]["IntegrationId"];
             };
             cookie?: never;

@@ -607,9 +607,9 @@ validate31.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var v11 = validate32;
 var schema46 = { "title": "DeploymentPatch", "description": "The changes to apply to a deployment. Every field is optional; absent fields are left as they are.\n\n**What creates a revision.** If `source_revision_config`, `secrets`, `secret_references` or\n`revision_source` is present and not null, a new revision is created and\n`latest_revision_id` points to it at once; wait for it to reach `DEPLOYED`. `source_config`\nalone updates the deployment in place and creates no revision.\n\n**What cannot change.** `name`, `source` and the read-only fields are not part of this body;\nsending them, or any unknown field, is rejected with 422.\n", "type": "object", "additionalProperties": false, "x-revision-fields": ["source_revision_config", "secrets", "secret_references", "revision_source"], "properties": { "revision_source": { "$ref": "urn:deployment-management-api:openapi#/components/schemas/RevisionSource" }, "source_config": { "$ref": "urn:deployment-management-api:openapi#/components/schemas/SourceConfigInput" }, "source_revision_config": { "$ref": "urn:deployment-management-api:openapi#/components/schemas/SourceRevisionConfigInput" }, "secrets": { "type": ["array", "null"], "description": "Replaces the deployment's secrets, and creates a new revision that carries them.", "items": { "$ref": "urn:deployment-management-api:openapi#/components/schemas/SecretInput" } }, "secret_references": { "type": ["array", "null"], "description": "Replaces the Kubernetes Secret references, and creates a new revision. Only applicable to\nthe `external_docker` source.\n", "items": { "$ref": "urn:deployment-management-api:openapi#/components/schemas/SecretReferenceInput" } } } };
 var schema47 = { "title": "RevisionSource", "description": "Overrides the source for the revision that a patch creates. When omitted or null, the\ndeployment's own `source` is used. `external_docker` is not allowed here.\n", "type": ["string", "null"], "enum": ["scm_host", "internal_docker", "internal_source", null] };
-var schema49 = { "title": "SourceConfig", "description": "Settings of the deployment's source that take effect without a new revision, or that cannot\nchange at all. Patching only `source_config` updates the deployment in place and creates no\nrevision. Every field may be null; which fields apply depends on the deployment's `source`.\n", "type": "object", "properties": { "integration_id": { "type": ["string", "null"], "format": "uuid", "description": "The source-code host integration the repository is read through (`scm_host`). It is the\n`host_integration_id` of a repository from the integration repository listings.\n" }, "repo_url": { "type": ["string", "null"], "description": "The repository URL (`scm_host`); the `url` of a listed repository." }, "build_on_push": { "type": ["boolean", "null"], "description": "When true, a push to the tracked branch builds and deploys a new revision (`scm_host`)." }, "custom_url": { "type": ["string", "null"], "description": "A custom URL the deployment is served at, in addition to its default one." }, "resource_spec": { "description": "Compute resources and pod settings; null keeps the service defaults.", "anyOf": [{ "$ref": "urn:deployment-management-api:openapi#/components/schemas/ResourceSpec" }, { "type": "null" }] }, "listener_id": { "type": ["string", "null"], "format": "uuid", "description": "The listener (Kubernetes compute) a self-hosted deployment runs on; the `id` of a listener." }, "listener_config": { "description": "Where on the listener's compute the deployment runs.", "anyOf": [{ "$ref": "urn:deployment-management-api:openapi#/components/schemas/ListenerConfig" }, { "type": "null" }] }, "install_command": { "type": ["string", "null"], "description": "Overrides the command that installs dependencies before the build, such as `pip install -e .`." }, "build_command": { "type": ["string", "null"], "description": "Overrides the command that builds the application." }, "deployment_type": { "description": "The tier of the deployment (`dev_free`, `dev` or `prod`), the value the deployment list's\n`deployment_type` filter matches; null when the service has not set one. Set by the service:\nresponses only, rejected in a patch.\n", "readOnly": true, "anyOf": [{ "$ref": "urn:deployment-management-api:openapi#/components/schemas/DeploymentType" }, { "type": "null" }] } } };
+var schema49 = { "title": "SourceConfig", "description": "Settings of the deployment's source that take effect without a new revision, or that cannot\nchange at all. Patching only `source_config` updates the deployment in place and creates no\nrevision. Every field may be null; which fields apply depends on the deployment's `source`.\n", "type": "object", "properties": { "integration_id": { "type": ["string", "null"], "format": "uuid", "description": "The source-code host integration the repository is read through (`scm_host`). It is the\n`host_integration_id` of a repository from the integration repository listings.\n" }, "repo_url": { "type": ["string", "null"], "description": "The repository URL (`scm_host`); the `url` of a listed repository." }, "build_on_push": { "type": ["boolean", "null"], "description": "When true, a push to the tracked branch builds and deploys a new revision (`scm_host`)." }, "custom_url": { "type": ["string", "null"], "description": "A custom URL the deployment is served at, in addition to its default one." }, "resource_spec": { "$ref": "urn:deployment-management-api:openapi#/components/schemas/ResourceSpec", "description": "Compute resources and pod settings; null keeps the service defaults." }, "listener_id": { "type": ["string", "null"], "format": "uuid", "description": "The listener (Kubernetes compute) a self-hosted deployment runs on; the `id` of a listener." }, "listener_config": { "description": "Where on the listener's compute the deployment runs.", "anyOf": [{ "$ref": "urn:deployment-management-api:openapi#/components/schemas/ListenerConfig" }, { "type": "null" }] }, "install_command": { "type": ["string", "null"], "description": "Overrides the command that installs dependencies before the build, such as `pip install -e .`." }, "build_command": { "type": ["string", "null"], "description": "Overrides the command that builds the application." }, "deployment_type": { "description": "The tier of the deployment (`dev_free`, `dev` or `prod`), the value the deployment list's\n`deployment_type` filter matches; null when the service has not set one. Set by the service:\nresponses only, rejected in a patch.\n", "readOnly": true, "anyOf": [{ "$ref": "urn:deployment-management-api:openapi#/components/schemas/DeploymentType" }, { "type": "null" }] } } };
 var schema58 = { "title": "ListenerConfig", "description": "Where on the listener's compute the deployment runs.", "type": "object", "properties": { "k8s_namespace": { "type": ["string", "null"], "description": "The Kubernetes namespace to deploy into; one of the listener's `compute_config.k8s_namespaces`." } } };
-var schema50 = { "title": "ResourceSpec", "description": "Compute resources and pod settings of a deployment's workloads: the API server, the queue\nworker, the orchestrator and executors, Redis and the database. Changing it updates the\ndeployment in place and creates no revision. Every field may be null (the service default).\nNumbers are plain numbers; fields ending in `_mb` are megabytes and `db_storage_gi` is gibibytes.\nThe cpu fields are in cores, fractions allowed (`0.5` is 500m): requests (`cpu`, `queue_cpu`,\n`redis_cpu`) from 0.1 to 8, limits (`cpu_limit`, `queue_cpu_limit`, `redis_cpu_limit`) from 0.1 to 16.\n", "type": "object", "properties": { "min_scale": { "type": ["number", "null"], "description": "The fewest replicas of the API server." }, "max_scale": { "type": ["number", "null"], "description": "The most replicas the API server scales out to." }, "cpu": { "type": ["number", "null"], "minimum": 0.1, "maximum": 8, "description": "CPU requested by each API replica." }, "cpu_limit": { "type": ["number", "null"], "minimum": 0.1, "maximum": 16, "description": "CPU limit of each API replica." }, "memory_mb": { "type": ["number", "null"], "description": "Memory requested by each API replica, in megabytes." }, "memory_limit_mb": { "type": ["number", "null"], "description": "Memory limit of each API replica, in megabytes." }, "queue_min_scale": { "type": ["number", "null"], "description": "The fewest replicas of the queue worker." }, "queue_max_scale": { "type": ["number", "null"], "description": "The most replicas of the queue worker." }, "queue_cpu": { "type": ["number", "null"], "minimum": 0.1, "maximum": 8, "description": "CPU requested by each queue worker." }, "queue_cpu_limit": { "type": ["number", "null"], "minimum": 0.1, "maximum": 16, "description": "CPU limit of each queue worker." }, "queue_memory_mb": { "type": ["number", "null"], "description": "Memory requested by each queue worker, in megabytes." }, "queue_memory_limit_mb": { "type": ["number", "null"], "description": "Memory limit of each queue worker, in megabytes." }, "orchestrator_cpu": { "type": ["number", "null"], "description": "CPU requested by each orchestrator replica." }, "orchestrator_cpu_limit": { "type": ["number", "null"], "description": "CPU limit of each orchestrator replica." }, "orchestrator_memory_mb": { "type": ["number", "null"], "description": "Memory requested by each orchestrator replica, in megabytes." }, "orchestrator_memory_limit_mb": { "type": ["number", "null"], "description": "Memory limit of each orchestrator replica, in megabytes." }, "orchestrator_min_scale": { "type": ["number", "null"], "description": "The fewest orchestrator replicas." }, "orchestrator_max_scale": { "type": ["number", "null"], "description": "The most orchestrator replicas." }, "executor_cpu": { "type": ["number", "null"], "description": "CPU requested by each executor." }, "executor_cpu_limit": { "type": ["number", "null"], "description": "CPU limit of each executor." }, "executor_memory_mb": { "type": ["number", "null"], "description": "Memory requested by each executor, in megabytes." }, "executor_memory_limit_mb": { "type": ["number", "null"], "description": "Memory limit of each executor, in megabytes." }, "redis_cpu": { "type": ["number", "null"], "minimum": 0.1, "maximum": 8, "description": "CPU requested by the Redis instance." }, "redis_cpu_limit": { "type": ["number", "null"], "minimum": 0.1, "maximum": 16, "description": "CPU limit of the Redis instance." }, "redis_memory_mb": { "type": ["number", "null"], "description": "Memory requested by the Redis instance, in megabytes." }, "redis_memory_limit_mb": { "type": ["number", "null"], "description": "Memory limit of the Redis instance, in megabytes." }, "db_cpu": { "type": ["number", "null"], "description": "CPU requested by the database." }, "db_cpu_limit": { "type": ["number", "null"], "description": "CPU limit of the database." }, "db_memory_mb": { "type": ["number", "null"], "description": "Memory requested by the database, in megabytes." }, "db_memory_limit_mb": { "type": ["number", "null"], "description": "Memory limit of the database, in megabytes." }, "db_storage_gi": { "type": ["number", "null"], "description": "Storage of the database, in gibibytes." }, "db_max_connections": { "type": ["number", "null"], "description": "The most connections the database accepts." }, "labels": { "type": ["object", "null"], "description": "Kubernetes labels added to the deployment's pods.", "additionalProperties": { "type": "string" } }, "annotations": { "type": ["object", "null"], "description": "Kubernetes annotations added to the deployment's pods.", "additionalProperties": { "type": "string" } }, "service_account_name": { "type": ["string", "null"], "description": "The Kubernetes service account the pods run as." }, "image_pull_secrets": { "type": ["array", "null"], "description": "Secrets with registry credentials for pulling the deployment's images.", "items": { "$ref": "urn:deployment-management-api:openapi#/components/schemas/ImagePullSecret" } }, "volumes": { "type": ["array", "null"], "description": "Volumes that the application container and sidecars can mount.", "items": { "$ref": "urn:deployment-management-api:openapi#/components/schemas/Volume" } }, "volume_mounts": { "type": ["array", "null"], "description": "Volumes mounted into the application container.", "items": { "$ref": "urn:deployment-management-api:openapi#/components/schemas/VolumeMount" } }, "init_containers": { "type": ["array", "null"], "description": "Containers that run to completion before the application starts.", "items": { "$ref": "urn:deployment-management-api:openapi#/components/schemas/Container" } }, "sidecars": { "type": ["array", "null"], "description": "Containers that run beside the application for its whole life.", "items": { "$ref": "urn:deployment-management-api:openapi#/components/schemas/Container" } } } };
+var schema50 = { "title": "ResourceSpec", "description": "Compute resources and pod settings of a deployment's workloads: the API server, the queue\nworker, the orchestrator and executors, Redis and the database. Changing it updates the\ndeployment in place and creates no revision. Every field may be null (the service default).\nNumbers are plain numbers; fields ending in `_mb` are megabytes and `db_storage_gi` is gibibytes.\nThe cpu fields are in cores, fractions allowed (`0.5` is 500m): requests (`cpu`, `queue_cpu`,\n`redis_cpu`) from 0.1 to 8, limits (`cpu_limit`, `queue_cpu_limit`, `redis_cpu_limit`) from 0.1 to 16.\nThe spec as a whole may be null too (the service defaults for everything). That null is stated\nhere, by the type, rather than by an `anyOf` with null where the spec is used, because mock\ngenerators that walk the document by `properties` lose their way inside an `anyOf` (bare Prism's\ndynamic mode failed on the spec's arrays).\n", "type": ["object", "null"], "properties": { "min_scale": { "type": ["number", "null"], "description": "The fewest replicas of the API server." }, "max_scale": { "type": ["number", "null"], "description": "The most replicas the API server scales out to." }, "cpu": { "type": ["number", "null"], "minimum": 0.1, "maximum": 8, "description": "CPU requested by each API replica." }, "cpu_limit": { "type": ["number", "null"], "minimum": 0.1, "maximum": 16, "description": "CPU limit of each API replica." }, "memory_mb": { "type": ["number", "null"], "description": "Memory requested by each API replica, in megabytes." }, "memory_limit_mb": { "type": ["number", "null"], "description": "Memory limit of each API replica, in megabytes." }, "queue_min_scale": { "type": ["number", "null"], "description": "The fewest replicas of the queue worker." }, "queue_max_scale": { "type": ["number", "null"], "description": "The most replicas of the queue worker." }, "queue_cpu": { "type": ["number", "null"], "minimum": 0.1, "maximum": 8, "description": "CPU requested by each queue worker." }, "queue_cpu_limit": { "type": ["number", "null"], "minimum": 0.1, "maximum": 16, "description": "CPU limit of each queue worker." }, "queue_memory_mb": { "type": ["number", "null"], "description": "Memory requested by each queue worker, in megabytes." }, "queue_memory_limit_mb": { "type": ["number", "null"], "description": "Memory limit of each queue worker, in megabytes." }, "orchestrator_cpu": { "type": ["number", "null"], "description": "CPU requested by each orchestrator replica." }, "orchestrator_cpu_limit": { "type": ["number", "null"], "description": "CPU limit of each orchestrator replica." }, "orchestrator_memory_mb": { "type": ["number", "null"], "description": "Memory requested by each orchestrator replica, in megabytes." }, "orchestrator_memory_limit_mb": { "type": ["number", "null"], "description": "Memory limit of each orchestrator replica, in megabytes." }, "orchestrator_min_scale": { "type": ["number", "null"], "description": "The fewest orchestrator replicas." }, "orchestrator_max_scale": { "type": ["number", "null"], "description": "The most orchestrator replicas." }, "executor_cpu": { "type": ["number", "null"], "description": "CPU requested by each executor." }, "executor_cpu_limit": { "type": ["number", "null"], "description": "CPU limit of each executor." }, "executor_memory_mb": { "type": ["number", "null"], "description": "Memory requested by each executor, in megabytes." }, "executor_memory_limit_mb": { "type": ["number", "null"], "description": "Memory limit of each executor, in megabytes." }, "redis_cpu": { "type": ["number", "null"], "minimum": 0.1, "maximum": 8, "description": "CPU requested by the Redis instance." }, "redis_cpu_limit": { "type": ["number", "null"], "minimum": 0.1, "maximum": 16, "description": "CPU limit of the Redis instance." }, "redis_memory_mb": { "type": ["number", "null"], "description": "Memory requested by the Redis instance, in megabytes." }, "redis_memory_limit_mb": { "type": ["number", "null"], "description": "Memory limit of the Redis instance, in megabytes." }, "db_cpu": { "type": ["number", "null"], "description": "CPU requested by the database." }, "db_cpu_limit": { "type": ["number", "null"], "description": "CPU limit of the database." }, "db_memory_mb": { "type": ["number", "null"], "description": "Memory requested by the database, in megabytes." }, "db_memory_limit_mb": { "type": ["number", "null"], "description": "Memory limit of the database, in megabytes." }, "db_storage_gi": { "type": ["number", "null"], "description": "Storage of the database, in gibibytes." }, "db_max_connections": { "type": ["number", "null"], "description": "The most connections the database accepts." }, "labels": { "type": ["object", "null"], "description": "Kubernetes labels added to the deployment's pods.", "additionalProperties": { "type": "string" } }, "annotations": { "type": ["object", "null"], "description": "Kubernetes annotations added to the deployment's pods.", "additionalProperties": { "type": "string" } }, "service_account_name": { "type": ["string", "null"], "description": "The Kubernetes service account the pods run as." }, "image_pull_secrets": { "type": ["array", "null"], "description": "Secrets with registry credentials for pulling the deployment's images.", "items": { "$ref": "urn:deployment-management-api:openapi#/components/schemas/ImagePullSecret" } }, "volumes": { "type": ["array", "null"], "description": "Volumes that the application container and sidecars can mount.", "items": { "$ref": "urn:deployment-management-api:openapi#/components/schemas/Volume" } }, "volume_mounts": { "type": ["array", "null"], "description": "Volumes mounted into the application container.", "items": { "$ref": "urn:deployment-management-api:openapi#/components/schemas/VolumeMount" } }, "init_containers": { "type": ["array", "null"], "description": "Containers that run to completion before the application starts.", "items": { "$ref": "urn:deployment-management-api:openapi#/components/schemas/Container" } }, "sidecars": { "type": ["array", "null"], "description": "Containers that run beside the application for its whole life.", "items": { "$ref": "urn:deployment-management-api:openapi#/components/schemas/Container" } } } };
 var schema52 = { "title": "Volume", "description": "A Kubernetes volume that containers of the deployment can mount. Set `name` and exactly one\nsource object; each source object takes the Kubernetes fields of that volume type.\n", "type": "object", "properties": { "name": { "type": "string", "description": "The name that `volume_mounts` and container `volumeMounts` refer to." }, "configMap": { "type": ["object", "null"], "description": "Projects a ConfigMap's keys as files." }, "secret": { "type": ["object", "null"], "description": "Projects a Secret's keys as files." }, "emptyDir": { "type": ["object", "null"], "description": "A scratch directory that lives as long as the pod." }, "persistentVolumeClaim": { "type": ["object", "null"], "description": "Mounts a PersistentVolumeClaim." }, "nfs": { "type": ["object", "null"], "description": "Mounts an NFS export." }, "projected": { "type": ["object", "null"], "description": "Projects several sources into one directory." }, "downwardAPI": { "type": ["object", "null"], "description": "Exposes pod fields as files." }, "csi": { "type": ["object", "null"], "description": "A volume from a CSI driver." } } };
 var schema53 = { "title": "VolumeMount", "description": "Mounts a volume into a container (Kubernetes `VolumeMount`). Kubernetes fields not listed here are passed through.", "type": "object", "properties": { "name": { "type": "string", "description": "The name of a volume in `resource_spec.volumes`." }, "mountPath": { "type": "string", "description": "The path inside the container, such as `/etc/agent`." }, "subPath": { "type": ["string", "null"], "description": "A path inside the volume to mount instead of its root." }, "mountPropagation": { "type": ["string", "null"], "description": "How mounts propagate between host and container (`None`, `HostToContainer`, `Bidirectional`)." }, "readOnly": { "type": ["boolean", "null"], "description": "Mount read-only when true." }, "subPathExpr": { "type": ["string", "null"], "description": "Like `subPath`, with `$(VAR)` references expanded from the container's environment." } } };
 var schema54 = { "title": "Container", "description": "A Kubernetes container that runs beside the application (a sidecar) or before it starts (an\ninit container). It follows the Kubernetes `Container` object; fields not listed here are\npassed through to Kubernetes.\n", "type": "object", "required": ["name", "image"], "properties": { "name": { "type": "string", "description": "The container name, unique within the pod." }, "image": { "type": "string", "description": "The image to run, such as `busybox:1.36`." }, "imagePullPolicy": { "type": ["string", "null"], "description": "When to pull the image (`Always`, `IfNotPresent`, `Never`)." }, "workingDir": { "type": ["string", "null"], "description": "The working directory of the process." }, "restartPolicy": { "type": ["string", "null"], "description": "Set to `Always` on an init container to make it a native sidecar." }, "command": { "type": ["array", "null"], "description": "The entrypoint, replacing the image's.", "items": { "type": "string" } }, "args": { "type": ["array", "null"], "description": "Arguments to the entrypoint.", "items": { "type": "string" } }, "env": { "type": ["array", "null"], "description": "Environment variables of the container.", "items": { "$ref": "urn:deployment-management-api:openapi#/components/schemas/EnvVar" } }, "envFrom": { "type": ["array", "null"], "description": "Sources (ConfigMaps, Secrets) whose keys all become environment variables.", "items": { "type": "object" } }, "resources": { "description": "Compute resources of the container.", "anyOf": [{ "$ref": "urn:deployment-management-api:openapi#/components/schemas/ResourceRequirements" }, { "type": "null" }] }, "volumeMounts": { "type": ["array", "null"], "description": "Volumes mounted into this container.", "items": { "$ref": "urn:deployment-management-api:openapi#/components/schemas/VolumeMount" } }, "securityContext": { "type": ["object", "null"], "description": "The Kubernetes security context of the container." } } };
@@ -1089,23 +1089,20 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
+  if (!(data && typeof data == "object" && !Array.isArray(data)) && data !== null) {
+    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: schema50.type }, message: "must be object,null" };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.min_scale !== void 0) {
       let data0 = data.min_scale;
       if (!(typeof data0 == "number") && data0 !== null) {
-        const err0 = { instancePath: instancePath + "/min_scale", schemaPath: "#/properties/min_scale/type", keyword: "type", params: { type: schema50.properties.min_scale.type }, message: "must be number,null" };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (data.max_scale !== void 0) {
-      let data1 = data.max_scale;
-      if (!(typeof data1 == "number") && data1 !== null) {
-        const err1 = { instancePath: instancePath + "/max_scale", schemaPath: "#/properties/max_scale/type", keyword: "type", params: { type: schema50.properties.max_scale.type }, message: "must be number,null" };
+        const err1 = { instancePath: instancePath + "/min_scale", schemaPath: "#/properties/min_scale/type", keyword: "type", params: { type: schema50.properties.min_scale.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -1114,10 +1111,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.cpu !== void 0) {
-      let data2 = data.cpu;
-      if (!(typeof data2 == "number") && data2 !== null) {
-        const err2 = { instancePath: instancePath + "/cpu", schemaPath: "#/properties/cpu/type", keyword: "type", params: { type: schema50.properties.cpu.type }, message: "must be number,null" };
+    if (data.max_scale !== void 0) {
+      let data1 = data.max_scale;
+      if (!(typeof data1 == "number") && data1 !== null) {
+        const err2 = { instancePath: instancePath + "/max_scale", schemaPath: "#/properties/max_scale/type", keyword: "type", params: { type: schema50.properties.max_scale.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -1125,22 +1122,34 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
+    }
+    if (data.cpu !== void 0) {
+      let data2 = data.cpu;
+      if (!(typeof data2 == "number") && data2 !== null) {
+        const err3 = { instancePath: instancePath + "/cpu", schemaPath: "#/properties/cpu/type", keyword: "type", params: { type: schema50.properties.cpu.type }, message: "must be number,null" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
       if (typeof data2 == "number") {
         if (data2 > 8 || isNaN(data2)) {
-          const err3 = { instancePath: instancePath + "/cpu", schemaPath: "#/properties/cpu/maximum", keyword: "maximum", params: { comparison: "<=", limit: 8 }, message: "must be <= 8" };
-          if (vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
-          errors++;
-        }
-        if (data2 < 0.1 || isNaN(data2)) {
-          const err4 = { instancePath: instancePath + "/cpu", schemaPath: "#/properties/cpu/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0.1 }, message: "must be >= 0.1" };
+          const err4 = { instancePath: instancePath + "/cpu", schemaPath: "#/properties/cpu/maximum", keyword: "maximum", params: { comparison: "<=", limit: 8 }, message: "must be <= 8" };
           if (vErrors === null) {
             vErrors = [err4];
           } else {
             vErrors.push(err4);
+          }
+          errors++;
+        }
+        if (data2 < 0.1 || isNaN(data2)) {
+          const err5 = { instancePath: instancePath + "/cpu", schemaPath: "#/properties/cpu/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0.1 }, message: "must be >= 0.1" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
           }
           errors++;
         }
@@ -1149,30 +1158,30 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.cpu_limit !== void 0) {
       let data3 = data.cpu_limit;
       if (!(typeof data3 == "number") && data3 !== null) {
-        const err5 = { instancePath: instancePath + "/cpu_limit", schemaPath: "#/properties/cpu_limit/type", keyword: "type", params: { type: schema50.properties.cpu_limit.type }, message: "must be number,null" };
+        const err6 = { instancePath: instancePath + "/cpu_limit", schemaPath: "#/properties/cpu_limit/type", keyword: "type", params: { type: schema50.properties.cpu_limit.type }, message: "must be number,null" };
         if (vErrors === null) {
-          vErrors = [err5];
+          vErrors = [err6];
         } else {
-          vErrors.push(err5);
+          vErrors.push(err6);
         }
         errors++;
       }
       if (typeof data3 == "number") {
         if (data3 > 16 || isNaN(data3)) {
-          const err6 = { instancePath: instancePath + "/cpu_limit", schemaPath: "#/properties/cpu_limit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 16 }, message: "must be <= 16" };
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-        if (data3 < 0.1 || isNaN(data3)) {
-          const err7 = { instancePath: instancePath + "/cpu_limit", schemaPath: "#/properties/cpu_limit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0.1 }, message: "must be >= 0.1" };
+          const err7 = { instancePath: instancePath + "/cpu_limit", schemaPath: "#/properties/cpu_limit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 16 }, message: "must be <= 16" };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
             vErrors.push(err7);
+          }
+          errors++;
+        }
+        if (data3 < 0.1 || isNaN(data3)) {
+          const err8 = { instancePath: instancePath + "/cpu_limit", schemaPath: "#/properties/cpu_limit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0.1 }, message: "must be >= 0.1" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
           }
           errors++;
         }
@@ -1181,19 +1190,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.memory_mb !== void 0) {
       let data4 = data.memory_mb;
       if (!(typeof data4 == "number") && data4 !== null) {
-        const err8 = { instancePath: instancePath + "/memory_mb", schemaPath: "#/properties/memory_mb/type", keyword: "type", params: { type: schema50.properties.memory_mb.type }, message: "must be number,null" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.memory_limit_mb !== void 0) {
-      let data5 = data.memory_limit_mb;
-      if (!(typeof data5 == "number") && data5 !== null) {
-        const err9 = { instancePath: instancePath + "/memory_limit_mb", schemaPath: "#/properties/memory_limit_mb/type", keyword: "type", params: { type: schema50.properties.memory_limit_mb.type }, message: "must be number,null" };
+        const err9 = { instancePath: instancePath + "/memory_mb", schemaPath: "#/properties/memory_mb/type", keyword: "type", params: { type: schema50.properties.memory_mb.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -1202,10 +1199,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.queue_min_scale !== void 0) {
-      let data6 = data.queue_min_scale;
-      if (!(typeof data6 == "number") && data6 !== null) {
-        const err10 = { instancePath: instancePath + "/queue_min_scale", schemaPath: "#/properties/queue_min_scale/type", keyword: "type", params: { type: schema50.properties.queue_min_scale.type }, message: "must be number,null" };
+    if (data.memory_limit_mb !== void 0) {
+      let data5 = data.memory_limit_mb;
+      if (!(typeof data5 == "number") && data5 !== null) {
+        const err10 = { instancePath: instancePath + "/memory_limit_mb", schemaPath: "#/properties/memory_limit_mb/type", keyword: "type", params: { type: schema50.properties.memory_limit_mb.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -1214,10 +1211,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.queue_max_scale !== void 0) {
-      let data7 = data.queue_max_scale;
-      if (!(typeof data7 == "number") && data7 !== null) {
-        const err11 = { instancePath: instancePath + "/queue_max_scale", schemaPath: "#/properties/queue_max_scale/type", keyword: "type", params: { type: schema50.properties.queue_max_scale.type }, message: "must be number,null" };
+    if (data.queue_min_scale !== void 0) {
+      let data6 = data.queue_min_scale;
+      if (!(typeof data6 == "number") && data6 !== null) {
+        const err11 = { instancePath: instancePath + "/queue_min_scale", schemaPath: "#/properties/queue_min_scale/type", keyword: "type", params: { type: schema50.properties.queue_min_scale.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -1226,10 +1223,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.queue_cpu !== void 0) {
-      let data8 = data.queue_cpu;
-      if (!(typeof data8 == "number") && data8 !== null) {
-        const err12 = { instancePath: instancePath + "/queue_cpu", schemaPath: "#/properties/queue_cpu/type", keyword: "type", params: { type: schema50.properties.queue_cpu.type }, message: "must be number,null" };
+    if (data.queue_max_scale !== void 0) {
+      let data7 = data.queue_max_scale;
+      if (!(typeof data7 == "number") && data7 !== null) {
+        const err12 = { instancePath: instancePath + "/queue_max_scale", schemaPath: "#/properties/queue_max_scale/type", keyword: "type", params: { type: schema50.properties.queue_max_scale.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -1237,22 +1234,34 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
+    }
+    if (data.queue_cpu !== void 0) {
+      let data8 = data.queue_cpu;
+      if (!(typeof data8 == "number") && data8 !== null) {
+        const err13 = { instancePath: instancePath + "/queue_cpu", schemaPath: "#/properties/queue_cpu/type", keyword: "type", params: { type: schema50.properties.queue_cpu.type }, message: "must be number,null" };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
       if (typeof data8 == "number") {
         if (data8 > 8 || isNaN(data8)) {
-          const err13 = { instancePath: instancePath + "/queue_cpu", schemaPath: "#/properties/queue_cpu/maximum", keyword: "maximum", params: { comparison: "<=", limit: 8 }, message: "must be <= 8" };
-          if (vErrors === null) {
-            vErrors = [err13];
-          } else {
-            vErrors.push(err13);
-          }
-          errors++;
-        }
-        if (data8 < 0.1 || isNaN(data8)) {
-          const err14 = { instancePath: instancePath + "/queue_cpu", schemaPath: "#/properties/queue_cpu/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0.1 }, message: "must be >= 0.1" };
+          const err14 = { instancePath: instancePath + "/queue_cpu", schemaPath: "#/properties/queue_cpu/maximum", keyword: "maximum", params: { comparison: "<=", limit: 8 }, message: "must be <= 8" };
           if (vErrors === null) {
             vErrors = [err14];
           } else {
             vErrors.push(err14);
+          }
+          errors++;
+        }
+        if (data8 < 0.1 || isNaN(data8)) {
+          const err15 = { instancePath: instancePath + "/queue_cpu", schemaPath: "#/properties/queue_cpu/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0.1 }, message: "must be >= 0.1" };
+          if (vErrors === null) {
+            vErrors = [err15];
+          } else {
+            vErrors.push(err15);
           }
           errors++;
         }
@@ -1261,30 +1270,30 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.queue_cpu_limit !== void 0) {
       let data9 = data.queue_cpu_limit;
       if (!(typeof data9 == "number") && data9 !== null) {
-        const err15 = { instancePath: instancePath + "/queue_cpu_limit", schemaPath: "#/properties/queue_cpu_limit/type", keyword: "type", params: { type: schema50.properties.queue_cpu_limit.type }, message: "must be number,null" };
+        const err16 = { instancePath: instancePath + "/queue_cpu_limit", schemaPath: "#/properties/queue_cpu_limit/type", keyword: "type", params: { type: schema50.properties.queue_cpu_limit.type }, message: "must be number,null" };
         if (vErrors === null) {
-          vErrors = [err15];
+          vErrors = [err16];
         } else {
-          vErrors.push(err15);
+          vErrors.push(err16);
         }
         errors++;
       }
       if (typeof data9 == "number") {
         if (data9 > 16 || isNaN(data9)) {
-          const err16 = { instancePath: instancePath + "/queue_cpu_limit", schemaPath: "#/properties/queue_cpu_limit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 16 }, message: "must be <= 16" };
-          if (vErrors === null) {
-            vErrors = [err16];
-          } else {
-            vErrors.push(err16);
-          }
-          errors++;
-        }
-        if (data9 < 0.1 || isNaN(data9)) {
-          const err17 = { instancePath: instancePath + "/queue_cpu_limit", schemaPath: "#/properties/queue_cpu_limit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0.1 }, message: "must be >= 0.1" };
+          const err17 = { instancePath: instancePath + "/queue_cpu_limit", schemaPath: "#/properties/queue_cpu_limit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 16 }, message: "must be <= 16" };
           if (vErrors === null) {
             vErrors = [err17];
           } else {
             vErrors.push(err17);
+          }
+          errors++;
+        }
+        if (data9 < 0.1 || isNaN(data9)) {
+          const err18 = { instancePath: instancePath + "/queue_cpu_limit", schemaPath: "#/properties/queue_cpu_limit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0.1 }, message: "must be >= 0.1" };
+          if (vErrors === null) {
+            vErrors = [err18];
+          } else {
+            vErrors.push(err18);
           }
           errors++;
         }
@@ -1293,19 +1302,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.queue_memory_mb !== void 0) {
       let data10 = data.queue_memory_mb;
       if (!(typeof data10 == "number") && data10 !== null) {
-        const err18 = { instancePath: instancePath + "/queue_memory_mb", schemaPath: "#/properties/queue_memory_mb/type", keyword: "type", params: { type: schema50.properties.queue_memory_mb.type }, message: "must be number,null" };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
-        }
-        errors++;
-      }
-    }
-    if (data.queue_memory_limit_mb !== void 0) {
-      let data11 = data.queue_memory_limit_mb;
-      if (!(typeof data11 == "number") && data11 !== null) {
-        const err19 = { instancePath: instancePath + "/queue_memory_limit_mb", schemaPath: "#/properties/queue_memory_limit_mb/type", keyword: "type", params: { type: schema50.properties.queue_memory_limit_mb.type }, message: "must be number,null" };
+        const err19 = { instancePath: instancePath + "/queue_memory_mb", schemaPath: "#/properties/queue_memory_mb/type", keyword: "type", params: { type: schema50.properties.queue_memory_mb.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
@@ -1314,10 +1311,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.orchestrator_cpu !== void 0) {
-      let data12 = data.orchestrator_cpu;
-      if (!(typeof data12 == "number") && data12 !== null) {
-        const err20 = { instancePath: instancePath + "/orchestrator_cpu", schemaPath: "#/properties/orchestrator_cpu/type", keyword: "type", params: { type: schema50.properties.orchestrator_cpu.type }, message: "must be number,null" };
+    if (data.queue_memory_limit_mb !== void 0) {
+      let data11 = data.queue_memory_limit_mb;
+      if (!(typeof data11 == "number") && data11 !== null) {
+        const err20 = { instancePath: instancePath + "/queue_memory_limit_mb", schemaPath: "#/properties/queue_memory_limit_mb/type", keyword: "type", params: { type: schema50.properties.queue_memory_limit_mb.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -1326,10 +1323,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.orchestrator_cpu_limit !== void 0) {
-      let data13 = data.orchestrator_cpu_limit;
-      if (!(typeof data13 == "number") && data13 !== null) {
-        const err21 = { instancePath: instancePath + "/orchestrator_cpu_limit", schemaPath: "#/properties/orchestrator_cpu_limit/type", keyword: "type", params: { type: schema50.properties.orchestrator_cpu_limit.type }, message: "must be number,null" };
+    if (data.orchestrator_cpu !== void 0) {
+      let data12 = data.orchestrator_cpu;
+      if (!(typeof data12 == "number") && data12 !== null) {
+        const err21 = { instancePath: instancePath + "/orchestrator_cpu", schemaPath: "#/properties/orchestrator_cpu/type", keyword: "type", params: { type: schema50.properties.orchestrator_cpu.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -1338,10 +1335,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.orchestrator_memory_mb !== void 0) {
-      let data14 = data.orchestrator_memory_mb;
-      if (!(typeof data14 == "number") && data14 !== null) {
-        const err22 = { instancePath: instancePath + "/orchestrator_memory_mb", schemaPath: "#/properties/orchestrator_memory_mb/type", keyword: "type", params: { type: schema50.properties.orchestrator_memory_mb.type }, message: "must be number,null" };
+    if (data.orchestrator_cpu_limit !== void 0) {
+      let data13 = data.orchestrator_cpu_limit;
+      if (!(typeof data13 == "number") && data13 !== null) {
+        const err22 = { instancePath: instancePath + "/orchestrator_cpu_limit", schemaPath: "#/properties/orchestrator_cpu_limit/type", keyword: "type", params: { type: schema50.properties.orchestrator_cpu_limit.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err22];
         } else {
@@ -1350,10 +1347,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.orchestrator_memory_limit_mb !== void 0) {
-      let data15 = data.orchestrator_memory_limit_mb;
-      if (!(typeof data15 == "number") && data15 !== null) {
-        const err23 = { instancePath: instancePath + "/orchestrator_memory_limit_mb", schemaPath: "#/properties/orchestrator_memory_limit_mb/type", keyword: "type", params: { type: schema50.properties.orchestrator_memory_limit_mb.type }, message: "must be number,null" };
+    if (data.orchestrator_memory_mb !== void 0) {
+      let data14 = data.orchestrator_memory_mb;
+      if (!(typeof data14 == "number") && data14 !== null) {
+        const err23 = { instancePath: instancePath + "/orchestrator_memory_mb", schemaPath: "#/properties/orchestrator_memory_mb/type", keyword: "type", params: { type: schema50.properties.orchestrator_memory_mb.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err23];
         } else {
@@ -1362,10 +1359,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.orchestrator_min_scale !== void 0) {
-      let data16 = data.orchestrator_min_scale;
-      if (!(typeof data16 == "number") && data16 !== null) {
-        const err24 = { instancePath: instancePath + "/orchestrator_min_scale", schemaPath: "#/properties/orchestrator_min_scale/type", keyword: "type", params: { type: schema50.properties.orchestrator_min_scale.type }, message: "must be number,null" };
+    if (data.orchestrator_memory_limit_mb !== void 0) {
+      let data15 = data.orchestrator_memory_limit_mb;
+      if (!(typeof data15 == "number") && data15 !== null) {
+        const err24 = { instancePath: instancePath + "/orchestrator_memory_limit_mb", schemaPath: "#/properties/orchestrator_memory_limit_mb/type", keyword: "type", params: { type: schema50.properties.orchestrator_memory_limit_mb.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -1374,10 +1371,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.orchestrator_max_scale !== void 0) {
-      let data17 = data.orchestrator_max_scale;
-      if (!(typeof data17 == "number") && data17 !== null) {
-        const err25 = { instancePath: instancePath + "/orchestrator_max_scale", schemaPath: "#/properties/orchestrator_max_scale/type", keyword: "type", params: { type: schema50.properties.orchestrator_max_scale.type }, message: "must be number,null" };
+    if (data.orchestrator_min_scale !== void 0) {
+      let data16 = data.orchestrator_min_scale;
+      if (!(typeof data16 == "number") && data16 !== null) {
+        const err25 = { instancePath: instancePath + "/orchestrator_min_scale", schemaPath: "#/properties/orchestrator_min_scale/type", keyword: "type", params: { type: schema50.properties.orchestrator_min_scale.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err25];
         } else {
@@ -1386,10 +1383,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.executor_cpu !== void 0) {
-      let data18 = data.executor_cpu;
-      if (!(typeof data18 == "number") && data18 !== null) {
-        const err26 = { instancePath: instancePath + "/executor_cpu", schemaPath: "#/properties/executor_cpu/type", keyword: "type", params: { type: schema50.properties.executor_cpu.type }, message: "must be number,null" };
+    if (data.orchestrator_max_scale !== void 0) {
+      let data17 = data.orchestrator_max_scale;
+      if (!(typeof data17 == "number") && data17 !== null) {
+        const err26 = { instancePath: instancePath + "/orchestrator_max_scale", schemaPath: "#/properties/orchestrator_max_scale/type", keyword: "type", params: { type: schema50.properties.orchestrator_max_scale.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err26];
         } else {
@@ -1398,10 +1395,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.executor_cpu_limit !== void 0) {
-      let data19 = data.executor_cpu_limit;
-      if (!(typeof data19 == "number") && data19 !== null) {
-        const err27 = { instancePath: instancePath + "/executor_cpu_limit", schemaPath: "#/properties/executor_cpu_limit/type", keyword: "type", params: { type: schema50.properties.executor_cpu_limit.type }, message: "must be number,null" };
+    if (data.executor_cpu !== void 0) {
+      let data18 = data.executor_cpu;
+      if (!(typeof data18 == "number") && data18 !== null) {
+        const err27 = { instancePath: instancePath + "/executor_cpu", schemaPath: "#/properties/executor_cpu/type", keyword: "type", params: { type: schema50.properties.executor_cpu.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err27];
         } else {
@@ -1410,10 +1407,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.executor_memory_mb !== void 0) {
-      let data20 = data.executor_memory_mb;
-      if (!(typeof data20 == "number") && data20 !== null) {
-        const err28 = { instancePath: instancePath + "/executor_memory_mb", schemaPath: "#/properties/executor_memory_mb/type", keyword: "type", params: { type: schema50.properties.executor_memory_mb.type }, message: "must be number,null" };
+    if (data.executor_cpu_limit !== void 0) {
+      let data19 = data.executor_cpu_limit;
+      if (!(typeof data19 == "number") && data19 !== null) {
+        const err28 = { instancePath: instancePath + "/executor_cpu_limit", schemaPath: "#/properties/executor_cpu_limit/type", keyword: "type", params: { type: schema50.properties.executor_cpu_limit.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err28];
         } else {
@@ -1422,10 +1419,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.executor_memory_limit_mb !== void 0) {
-      let data21 = data.executor_memory_limit_mb;
-      if (!(typeof data21 == "number") && data21 !== null) {
-        const err29 = { instancePath: instancePath + "/executor_memory_limit_mb", schemaPath: "#/properties/executor_memory_limit_mb/type", keyword: "type", params: { type: schema50.properties.executor_memory_limit_mb.type }, message: "must be number,null" };
+    if (data.executor_memory_mb !== void 0) {
+      let data20 = data.executor_memory_mb;
+      if (!(typeof data20 == "number") && data20 !== null) {
+        const err29 = { instancePath: instancePath + "/executor_memory_mb", schemaPath: "#/properties/executor_memory_mb/type", keyword: "type", params: { type: schema50.properties.executor_memory_mb.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err29];
         } else {
@@ -1434,10 +1431,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.redis_cpu !== void 0) {
-      let data22 = data.redis_cpu;
-      if (!(typeof data22 == "number") && data22 !== null) {
-        const err30 = { instancePath: instancePath + "/redis_cpu", schemaPath: "#/properties/redis_cpu/type", keyword: "type", params: { type: schema50.properties.redis_cpu.type }, message: "must be number,null" };
+    if (data.executor_memory_limit_mb !== void 0) {
+      let data21 = data.executor_memory_limit_mb;
+      if (!(typeof data21 == "number") && data21 !== null) {
+        const err30 = { instancePath: instancePath + "/executor_memory_limit_mb", schemaPath: "#/properties/executor_memory_limit_mb/type", keyword: "type", params: { type: schema50.properties.executor_memory_limit_mb.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err30];
         } else {
@@ -1445,22 +1442,34 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
+    }
+    if (data.redis_cpu !== void 0) {
+      let data22 = data.redis_cpu;
+      if (!(typeof data22 == "number") && data22 !== null) {
+        const err31 = { instancePath: instancePath + "/redis_cpu", schemaPath: "#/properties/redis_cpu/type", keyword: "type", params: { type: schema50.properties.redis_cpu.type }, message: "must be number,null" };
+        if (vErrors === null) {
+          vErrors = [err31];
+        } else {
+          vErrors.push(err31);
+        }
+        errors++;
+      }
       if (typeof data22 == "number") {
         if (data22 > 8 || isNaN(data22)) {
-          const err31 = { instancePath: instancePath + "/redis_cpu", schemaPath: "#/properties/redis_cpu/maximum", keyword: "maximum", params: { comparison: "<=", limit: 8 }, message: "must be <= 8" };
-          if (vErrors === null) {
-            vErrors = [err31];
-          } else {
-            vErrors.push(err31);
-          }
-          errors++;
-        }
-        if (data22 < 0.1 || isNaN(data22)) {
-          const err32 = { instancePath: instancePath + "/redis_cpu", schemaPath: "#/properties/redis_cpu/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0.1 }, message: "must be >= 0.1" };
+          const err32 = { instancePath: instancePath + "/redis_cpu", schemaPath: "#/properties/redis_cpu/maximum", keyword: "maximum", params: { comparison: "<=", limit: 8 }, message: "must be <= 8" };
           if (vErrors === null) {
             vErrors = [err32];
           } else {
             vErrors.push(err32);
+          }
+          errors++;
+        }
+        if (data22 < 0.1 || isNaN(data22)) {
+          const err33 = { instancePath: instancePath + "/redis_cpu", schemaPath: "#/properties/redis_cpu/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0.1 }, message: "must be >= 0.1" };
+          if (vErrors === null) {
+            vErrors = [err33];
+          } else {
+            vErrors.push(err33);
           }
           errors++;
         }
@@ -1469,30 +1478,30 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.redis_cpu_limit !== void 0) {
       let data23 = data.redis_cpu_limit;
       if (!(typeof data23 == "number") && data23 !== null) {
-        const err33 = { instancePath: instancePath + "/redis_cpu_limit", schemaPath: "#/properties/redis_cpu_limit/type", keyword: "type", params: { type: schema50.properties.redis_cpu_limit.type }, message: "must be number,null" };
+        const err34 = { instancePath: instancePath + "/redis_cpu_limit", schemaPath: "#/properties/redis_cpu_limit/type", keyword: "type", params: { type: schema50.properties.redis_cpu_limit.type }, message: "must be number,null" };
         if (vErrors === null) {
-          vErrors = [err33];
+          vErrors = [err34];
         } else {
-          vErrors.push(err33);
+          vErrors.push(err34);
         }
         errors++;
       }
       if (typeof data23 == "number") {
         if (data23 > 16 || isNaN(data23)) {
-          const err34 = { instancePath: instancePath + "/redis_cpu_limit", schemaPath: "#/properties/redis_cpu_limit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 16 }, message: "must be <= 16" };
-          if (vErrors === null) {
-            vErrors = [err34];
-          } else {
-            vErrors.push(err34);
-          }
-          errors++;
-        }
-        if (data23 < 0.1 || isNaN(data23)) {
-          const err35 = { instancePath: instancePath + "/redis_cpu_limit", schemaPath: "#/properties/redis_cpu_limit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0.1 }, message: "must be >= 0.1" };
+          const err35 = { instancePath: instancePath + "/redis_cpu_limit", schemaPath: "#/properties/redis_cpu_limit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 16 }, message: "must be <= 16" };
           if (vErrors === null) {
             vErrors = [err35];
           } else {
             vErrors.push(err35);
+          }
+          errors++;
+        }
+        if (data23 < 0.1 || isNaN(data23)) {
+          const err36 = { instancePath: instancePath + "/redis_cpu_limit", schemaPath: "#/properties/redis_cpu_limit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0.1 }, message: "must be >= 0.1" };
+          if (vErrors === null) {
+            vErrors = [err36];
+          } else {
+            vErrors.push(err36);
           }
           errors++;
         }
@@ -1501,19 +1510,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.redis_memory_mb !== void 0) {
       let data24 = data.redis_memory_mb;
       if (!(typeof data24 == "number") && data24 !== null) {
-        const err36 = { instancePath: instancePath + "/redis_memory_mb", schemaPath: "#/properties/redis_memory_mb/type", keyword: "type", params: { type: schema50.properties.redis_memory_mb.type }, message: "must be number,null" };
-        if (vErrors === null) {
-          vErrors = [err36];
-        } else {
-          vErrors.push(err36);
-        }
-        errors++;
-      }
-    }
-    if (data.redis_memory_limit_mb !== void 0) {
-      let data25 = data.redis_memory_limit_mb;
-      if (!(typeof data25 == "number") && data25 !== null) {
-        const err37 = { instancePath: instancePath + "/redis_memory_limit_mb", schemaPath: "#/properties/redis_memory_limit_mb/type", keyword: "type", params: { type: schema50.properties.redis_memory_limit_mb.type }, message: "must be number,null" };
+        const err37 = { instancePath: instancePath + "/redis_memory_mb", schemaPath: "#/properties/redis_memory_mb/type", keyword: "type", params: { type: schema50.properties.redis_memory_mb.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err37];
         } else {
@@ -1522,10 +1519,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.db_cpu !== void 0) {
-      let data26 = data.db_cpu;
-      if (!(typeof data26 == "number") && data26 !== null) {
-        const err38 = { instancePath: instancePath + "/db_cpu", schemaPath: "#/properties/db_cpu/type", keyword: "type", params: { type: schema50.properties.db_cpu.type }, message: "must be number,null" };
+    if (data.redis_memory_limit_mb !== void 0) {
+      let data25 = data.redis_memory_limit_mb;
+      if (!(typeof data25 == "number") && data25 !== null) {
+        const err38 = { instancePath: instancePath + "/redis_memory_limit_mb", schemaPath: "#/properties/redis_memory_limit_mb/type", keyword: "type", params: { type: schema50.properties.redis_memory_limit_mb.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err38];
         } else {
@@ -1534,10 +1531,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.db_cpu_limit !== void 0) {
-      let data27 = data.db_cpu_limit;
-      if (!(typeof data27 == "number") && data27 !== null) {
-        const err39 = { instancePath: instancePath + "/db_cpu_limit", schemaPath: "#/properties/db_cpu_limit/type", keyword: "type", params: { type: schema50.properties.db_cpu_limit.type }, message: "must be number,null" };
+    if (data.db_cpu !== void 0) {
+      let data26 = data.db_cpu;
+      if (!(typeof data26 == "number") && data26 !== null) {
+        const err39 = { instancePath: instancePath + "/db_cpu", schemaPath: "#/properties/db_cpu/type", keyword: "type", params: { type: schema50.properties.db_cpu.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err39];
         } else {
@@ -1546,10 +1543,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.db_memory_mb !== void 0) {
-      let data28 = data.db_memory_mb;
-      if (!(typeof data28 == "number") && data28 !== null) {
-        const err40 = { instancePath: instancePath + "/db_memory_mb", schemaPath: "#/properties/db_memory_mb/type", keyword: "type", params: { type: schema50.properties.db_memory_mb.type }, message: "must be number,null" };
+    if (data.db_cpu_limit !== void 0) {
+      let data27 = data.db_cpu_limit;
+      if (!(typeof data27 == "number") && data27 !== null) {
+        const err40 = { instancePath: instancePath + "/db_cpu_limit", schemaPath: "#/properties/db_cpu_limit/type", keyword: "type", params: { type: schema50.properties.db_cpu_limit.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err40];
         } else {
@@ -1558,10 +1555,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.db_memory_limit_mb !== void 0) {
-      let data29 = data.db_memory_limit_mb;
-      if (!(typeof data29 == "number") && data29 !== null) {
-        const err41 = { instancePath: instancePath + "/db_memory_limit_mb", schemaPath: "#/properties/db_memory_limit_mb/type", keyword: "type", params: { type: schema50.properties.db_memory_limit_mb.type }, message: "must be number,null" };
+    if (data.db_memory_mb !== void 0) {
+      let data28 = data.db_memory_mb;
+      if (!(typeof data28 == "number") && data28 !== null) {
+        const err41 = { instancePath: instancePath + "/db_memory_mb", schemaPath: "#/properties/db_memory_mb/type", keyword: "type", params: { type: schema50.properties.db_memory_mb.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err41];
         } else {
@@ -1570,10 +1567,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.db_storage_gi !== void 0) {
-      let data30 = data.db_storage_gi;
-      if (!(typeof data30 == "number") && data30 !== null) {
-        const err42 = { instancePath: instancePath + "/db_storage_gi", schemaPath: "#/properties/db_storage_gi/type", keyword: "type", params: { type: schema50.properties.db_storage_gi.type }, message: "must be number,null" };
+    if (data.db_memory_limit_mb !== void 0) {
+      let data29 = data.db_memory_limit_mb;
+      if (!(typeof data29 == "number") && data29 !== null) {
+        const err42 = { instancePath: instancePath + "/db_memory_limit_mb", schemaPath: "#/properties/db_memory_limit_mb/type", keyword: "type", params: { type: schema50.properties.db_memory_limit_mb.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err42];
         } else {
@@ -1582,10 +1579,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.db_max_connections !== void 0) {
-      let data31 = data.db_max_connections;
-      if (!(typeof data31 == "number") && data31 !== null) {
-        const err43 = { instancePath: instancePath + "/db_max_connections", schemaPath: "#/properties/db_max_connections/type", keyword: "type", params: { type: schema50.properties.db_max_connections.type }, message: "must be number,null" };
+    if (data.db_storage_gi !== void 0) {
+      let data30 = data.db_storage_gi;
+      if (!(typeof data30 == "number") && data30 !== null) {
+        const err43 = { instancePath: instancePath + "/db_storage_gi", schemaPath: "#/properties/db_storage_gi/type", keyword: "type", params: { type: schema50.properties.db_storage_gi.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err43];
         } else {
@@ -1594,10 +1591,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.labels !== void 0) {
-      let data32 = data.labels;
-      if (!(data32 && typeof data32 == "object" && !Array.isArray(data32)) && data32 !== null) {
-        const err44 = { instancePath: instancePath + "/labels", schemaPath: "#/properties/labels/type", keyword: "type", params: { type: schema50.properties.labels.type }, message: "must be object,null" };
+    if (data.db_max_connections !== void 0) {
+      let data31 = data.db_max_connections;
+      if (!(typeof data31 == "number") && data31 !== null) {
+        const err44 = { instancePath: instancePath + "/db_max_connections", schemaPath: "#/properties/db_max_connections/type", keyword: "type", params: { type: schema50.properties.db_max_connections.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err44];
         } else {
@@ -1605,14 +1602,26 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
+    }
+    if (data.labels !== void 0) {
+      let data32 = data.labels;
+      if (!(data32 && typeof data32 == "object" && !Array.isArray(data32)) && data32 !== null) {
+        const err45 = { instancePath: instancePath + "/labels", schemaPath: "#/properties/labels/type", keyword: "type", params: { type: schema50.properties.labels.type }, message: "must be object,null" };
+        if (vErrors === null) {
+          vErrors = [err45];
+        } else {
+          vErrors.push(err45);
+        }
+        errors++;
+      }
       if (data32 && typeof data32 == "object" && !Array.isArray(data32)) {
         for (const key0 in data32) {
           if (typeof data32[key0] !== "string") {
-            const err45 = { instancePath: instancePath + "/labels/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/labels/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err46 = { instancePath: instancePath + "/labels/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/labels/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err45];
+              vErrors = [err46];
             } else {
-              vErrors.push(err45);
+              vErrors.push(err46);
             }
             errors++;
           }
@@ -1622,22 +1631,22 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.annotations !== void 0) {
       let data34 = data.annotations;
       if (!(data34 && typeof data34 == "object" && !Array.isArray(data34)) && data34 !== null) {
-        const err46 = { instancePath: instancePath + "/annotations", schemaPath: "#/properties/annotations/type", keyword: "type", params: { type: schema50.properties.annotations.type }, message: "must be object,null" };
+        const err47 = { instancePath: instancePath + "/annotations", schemaPath: "#/properties/annotations/type", keyword: "type", params: { type: schema50.properties.annotations.type }, message: "must be object,null" };
         if (vErrors === null) {
-          vErrors = [err46];
+          vErrors = [err47];
         } else {
-          vErrors.push(err46);
+          vErrors.push(err47);
         }
         errors++;
       }
       if (data34 && typeof data34 == "object" && !Array.isArray(data34)) {
         for (const key1 in data34) {
           if (typeof data34[key1] !== "string") {
-            const err47 = { instancePath: instancePath + "/annotations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/annotations/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err48 = { instancePath: instancePath + "/annotations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/annotations/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err47];
+              vErrors = [err48];
             } else {
-              vErrors.push(err47);
+              vErrors.push(err48);
             }
             errors++;
           }
@@ -1647,11 +1656,11 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.service_account_name !== void 0) {
       let data36 = data.service_account_name;
       if (typeof data36 !== "string" && data36 !== null) {
-        const err48 = { instancePath: instancePath + "/service_account_name", schemaPath: "#/properties/service_account_name/type", keyword: "type", params: { type: schema50.properties.service_account_name.type }, message: "must be string,null" };
+        const err49 = { instancePath: instancePath + "/service_account_name", schemaPath: "#/properties/service_account_name/type", keyword: "type", params: { type: schema50.properties.service_account_name.type }, message: "must be string,null" };
         if (vErrors === null) {
-          vErrors = [err48];
+          vErrors = [err49];
         } else {
-          vErrors.push(err48);
+          vErrors.push(err49);
         }
         errors++;
       }
@@ -1659,11 +1668,11 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.image_pull_secrets !== void 0) {
       let data37 = data.image_pull_secrets;
       if (!Array.isArray(data37) && data37 !== null) {
-        const err49 = { instancePath: instancePath + "/image_pull_secrets", schemaPath: "#/properties/image_pull_secrets/type", keyword: "type", params: { type: schema50.properties.image_pull_secrets.type }, message: "must be array,null" };
+        const err50 = { instancePath: instancePath + "/image_pull_secrets", schemaPath: "#/properties/image_pull_secrets/type", keyword: "type", params: { type: schema50.properties.image_pull_secrets.type }, message: "must be array,null" };
         if (vErrors === null) {
-          vErrors = [err49];
+          vErrors = [err50];
         } else {
-          vErrors.push(err49);
+          vErrors.push(err50);
         }
         errors++;
       }
@@ -1673,31 +1682,31 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
           let data38 = data37[i0];
           if (data38 && typeof data38 == "object" && !Array.isArray(data38)) {
             if (data38.name === void 0) {
-              const err50 = { instancePath: instancePath + "/image_pull_secrets/" + i0, schemaPath: "urn:deployment-management-api:openapi#/components/schemas/ImagePullSecret/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+              const err51 = { instancePath: instancePath + "/image_pull_secrets/" + i0, schemaPath: "urn:deployment-management-api:openapi#/components/schemas/ImagePullSecret/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
               if (vErrors === null) {
-                vErrors = [err50];
+                vErrors = [err51];
               } else {
-                vErrors.push(err50);
+                vErrors.push(err51);
               }
               errors++;
             }
             if (data38.name !== void 0) {
               if (typeof data38.name !== "string") {
-                const err51 = { instancePath: instancePath + "/image_pull_secrets/" + i0 + "/name", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/ImagePullSecret/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err52 = { instancePath: instancePath + "/image_pull_secrets/" + i0 + "/name", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/ImagePullSecret/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err51];
+                  vErrors = [err52];
                 } else {
-                  vErrors.push(err51);
+                  vErrors.push(err52);
                 }
                 errors++;
               }
             }
           } else {
-            const err52 = { instancePath: instancePath + "/image_pull_secrets/" + i0, schemaPath: "urn:deployment-management-api:openapi#/components/schemas/ImagePullSecret/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err53 = { instancePath: instancePath + "/image_pull_secrets/" + i0, schemaPath: "urn:deployment-management-api:openapi#/components/schemas/ImagePullSecret/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err52];
+              vErrors = [err53];
             } else {
-              vErrors.push(err52);
+              vErrors.push(err53);
             }
             errors++;
           }
@@ -1707,11 +1716,11 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.volumes !== void 0) {
       let data40 = data.volumes;
       if (!Array.isArray(data40) && data40 !== null) {
-        const err53 = { instancePath: instancePath + "/volumes", schemaPath: "#/properties/volumes/type", keyword: "type", params: { type: schema50.properties.volumes.type }, message: "must be array,null" };
+        const err54 = { instancePath: instancePath + "/volumes", schemaPath: "#/properties/volumes/type", keyword: "type", params: { type: schema50.properties.volumes.type }, message: "must be array,null" };
         if (vErrors === null) {
-          vErrors = [err53];
+          vErrors = [err54];
         } else {
-          vErrors.push(err53);
+          vErrors.push(err54);
         }
         errors++;
       }
@@ -1722,19 +1731,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
           if (data41 && typeof data41 == "object" && !Array.isArray(data41)) {
             if (data41.name !== void 0) {
               if (typeof data41.name !== "string") {
-                const err54 = { instancePath: instancePath + "/volumes/" + i1 + "/name", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/Volume/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err54];
-                } else {
-                  vErrors.push(err54);
-                }
-                errors++;
-              }
-            }
-            if (data41.configMap !== void 0) {
-              let data43 = data41.configMap;
-              if (!(data43 && typeof data43 == "object" && !Array.isArray(data43)) && data43 !== null) {
-                const err55 = { instancePath: instancePath + "/volumes/" + i1 + "/configMap", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/Volume/properties/configMap/type", keyword: "type", params: { type: schema52.properties.configMap.type }, message: "must be object,null" };
+                const err55 = { instancePath: instancePath + "/volumes/" + i1 + "/name", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/Volume/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
                   vErrors = [err55];
                 } else {
@@ -1743,10 +1740,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data41.secret !== void 0) {
-              let data44 = data41.secret;
-              if (!(data44 && typeof data44 == "object" && !Array.isArray(data44)) && data44 !== null) {
-                const err56 = { instancePath: instancePath + "/volumes/" + i1 + "/secret", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/Volume/properties/secret/type", keyword: "type", params: { type: schema52.properties.secret.type }, message: "must be object,null" };
+            if (data41.configMap !== void 0) {
+              let data43 = data41.configMap;
+              if (!(data43 && typeof data43 == "object" && !Array.isArray(data43)) && data43 !== null) {
+                const err56 = { instancePath: instancePath + "/volumes/" + i1 + "/configMap", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/Volume/properties/configMap/type", keyword: "type", params: { type: schema52.properties.configMap.type }, message: "must be object,null" };
                 if (vErrors === null) {
                   vErrors = [err56];
                 } else {
@@ -1755,10 +1752,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data41.emptyDir !== void 0) {
-              let data45 = data41.emptyDir;
-              if (!(data45 && typeof data45 == "object" && !Array.isArray(data45)) && data45 !== null) {
-                const err57 = { instancePath: instancePath + "/volumes/" + i1 + "/emptyDir", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/Volume/properties/emptyDir/type", keyword: "type", params: { type: schema52.properties.emptyDir.type }, message: "must be object,null" };
+            if (data41.secret !== void 0) {
+              let data44 = data41.secret;
+              if (!(data44 && typeof data44 == "object" && !Array.isArray(data44)) && data44 !== null) {
+                const err57 = { instancePath: instancePath + "/volumes/" + i1 + "/secret", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/Volume/properties/secret/type", keyword: "type", params: { type: schema52.properties.secret.type }, message: "must be object,null" };
                 if (vErrors === null) {
                   vErrors = [err57];
                 } else {
@@ -1767,10 +1764,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data41.persistentVolumeClaim !== void 0) {
-              let data46 = data41.persistentVolumeClaim;
-              if (!(data46 && typeof data46 == "object" && !Array.isArray(data46)) && data46 !== null) {
-                const err58 = { instancePath: instancePath + "/volumes/" + i1 + "/persistentVolumeClaim", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/Volume/properties/persistentVolumeClaim/type", keyword: "type", params: { type: schema52.properties.persistentVolumeClaim.type }, message: "must be object,null" };
+            if (data41.emptyDir !== void 0) {
+              let data45 = data41.emptyDir;
+              if (!(data45 && typeof data45 == "object" && !Array.isArray(data45)) && data45 !== null) {
+                const err58 = { instancePath: instancePath + "/volumes/" + i1 + "/emptyDir", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/Volume/properties/emptyDir/type", keyword: "type", params: { type: schema52.properties.emptyDir.type }, message: "must be object,null" };
                 if (vErrors === null) {
                   vErrors = [err58];
                 } else {
@@ -1779,10 +1776,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data41.nfs !== void 0) {
-              let data47 = data41.nfs;
-              if (!(data47 && typeof data47 == "object" && !Array.isArray(data47)) && data47 !== null) {
-                const err59 = { instancePath: instancePath + "/volumes/" + i1 + "/nfs", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/Volume/properties/nfs/type", keyword: "type", params: { type: schema52.properties.nfs.type }, message: "must be object,null" };
+            if (data41.persistentVolumeClaim !== void 0) {
+              let data46 = data41.persistentVolumeClaim;
+              if (!(data46 && typeof data46 == "object" && !Array.isArray(data46)) && data46 !== null) {
+                const err59 = { instancePath: instancePath + "/volumes/" + i1 + "/persistentVolumeClaim", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/Volume/properties/persistentVolumeClaim/type", keyword: "type", params: { type: schema52.properties.persistentVolumeClaim.type }, message: "must be object,null" };
                 if (vErrors === null) {
                   vErrors = [err59];
                 } else {
@@ -1791,10 +1788,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data41.projected !== void 0) {
-              let data48 = data41.projected;
-              if (!(data48 && typeof data48 == "object" && !Array.isArray(data48)) && data48 !== null) {
-                const err60 = { instancePath: instancePath + "/volumes/" + i1 + "/projected", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/Volume/properties/projected/type", keyword: "type", params: { type: schema52.properties.projected.type }, message: "must be object,null" };
+            if (data41.nfs !== void 0) {
+              let data47 = data41.nfs;
+              if (!(data47 && typeof data47 == "object" && !Array.isArray(data47)) && data47 !== null) {
+                const err60 = { instancePath: instancePath + "/volumes/" + i1 + "/nfs", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/Volume/properties/nfs/type", keyword: "type", params: { type: schema52.properties.nfs.type }, message: "must be object,null" };
                 if (vErrors === null) {
                   vErrors = [err60];
                 } else {
@@ -1803,10 +1800,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data41.downwardAPI !== void 0) {
-              let data49 = data41.downwardAPI;
-              if (!(data49 && typeof data49 == "object" && !Array.isArray(data49)) && data49 !== null) {
-                const err61 = { instancePath: instancePath + "/volumes/" + i1 + "/downwardAPI", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/Volume/properties/downwardAPI/type", keyword: "type", params: { type: schema52.properties.downwardAPI.type }, message: "must be object,null" };
+            if (data41.projected !== void 0) {
+              let data48 = data41.projected;
+              if (!(data48 && typeof data48 == "object" && !Array.isArray(data48)) && data48 !== null) {
+                const err61 = { instancePath: instancePath + "/volumes/" + i1 + "/projected", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/Volume/properties/projected/type", keyword: "type", params: { type: schema52.properties.projected.type }, message: "must be object,null" };
                 if (vErrors === null) {
                   vErrors = [err61];
                 } else {
@@ -1815,10 +1812,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data41.csi !== void 0) {
-              let data50 = data41.csi;
-              if (!(data50 && typeof data50 == "object" && !Array.isArray(data50)) && data50 !== null) {
-                const err62 = { instancePath: instancePath + "/volumes/" + i1 + "/csi", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/Volume/properties/csi/type", keyword: "type", params: { type: schema52.properties.csi.type }, message: "must be object,null" };
+            if (data41.downwardAPI !== void 0) {
+              let data49 = data41.downwardAPI;
+              if (!(data49 && typeof data49 == "object" && !Array.isArray(data49)) && data49 !== null) {
+                const err62 = { instancePath: instancePath + "/volumes/" + i1 + "/downwardAPI", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/Volume/properties/downwardAPI/type", keyword: "type", params: { type: schema52.properties.downwardAPI.type }, message: "must be object,null" };
                 if (vErrors === null) {
                   vErrors = [err62];
                 } else {
@@ -1827,12 +1824,24 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data41.csi !== void 0) {
+              let data50 = data41.csi;
+              if (!(data50 && typeof data50 == "object" && !Array.isArray(data50)) && data50 !== null) {
+                const err63 = { instancePath: instancePath + "/volumes/" + i1 + "/csi", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/Volume/properties/csi/type", keyword: "type", params: { type: schema52.properties.csi.type }, message: "must be object,null" };
+                if (vErrors === null) {
+                  vErrors = [err63];
+                } else {
+                  vErrors.push(err63);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err63 = { instancePath: instancePath + "/volumes/" + i1, schemaPath: "urn:deployment-management-api:openapi#/components/schemas/Volume/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err64 = { instancePath: instancePath + "/volumes/" + i1, schemaPath: "urn:deployment-management-api:openapi#/components/schemas/Volume/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err63];
+              vErrors = [err64];
             } else {
-              vErrors.push(err63);
+              vErrors.push(err64);
             }
             errors++;
           }
@@ -1842,11 +1851,11 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.volume_mounts !== void 0) {
       let data51 = data.volume_mounts;
       if (!Array.isArray(data51) && data51 !== null) {
-        const err64 = { instancePath: instancePath + "/volume_mounts", schemaPath: "#/properties/volume_mounts/type", keyword: "type", params: { type: schema50.properties.volume_mounts.type }, message: "must be array,null" };
+        const err65 = { instancePath: instancePath + "/volume_mounts", schemaPath: "#/properties/volume_mounts/type", keyword: "type", params: { type: schema50.properties.volume_mounts.type }, message: "must be array,null" };
         if (vErrors === null) {
-          vErrors = [err64];
+          vErrors = [err65];
         } else {
-          vErrors.push(err64);
+          vErrors.push(err65);
         }
         errors++;
       }
@@ -1857,18 +1866,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
           if (data52 && typeof data52 == "object" && !Array.isArray(data52)) {
             if (data52.name !== void 0) {
               if (typeof data52.name !== "string") {
-                const err65 = { instancePath: instancePath + "/volume_mounts/" + i2 + "/name", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/VolumeMount/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err65];
-                } else {
-                  vErrors.push(err65);
-                }
-                errors++;
-              }
-            }
-            if (data52.mountPath !== void 0) {
-              if (typeof data52.mountPath !== "string") {
-                const err66 = { instancePath: instancePath + "/volume_mounts/" + i2 + "/mountPath", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/VolumeMount/properties/mountPath/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err66 = { instancePath: instancePath + "/volume_mounts/" + i2 + "/name", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/VolumeMount/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
                   vErrors = [err66];
                 } else {
@@ -1877,10 +1875,9 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data52.subPath !== void 0) {
-              let data55 = data52.subPath;
-              if (typeof data55 !== "string" && data55 !== null) {
-                const err67 = { instancePath: instancePath + "/volume_mounts/" + i2 + "/subPath", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/VolumeMount/properties/subPath/type", keyword: "type", params: { type: schema53.properties.subPath.type }, message: "must be string,null" };
+            if (data52.mountPath !== void 0) {
+              if (typeof data52.mountPath !== "string") {
+                const err67 = { instancePath: instancePath + "/volume_mounts/" + i2 + "/mountPath", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/VolumeMount/properties/mountPath/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
                   vErrors = [err67];
                 } else {
@@ -1889,10 +1886,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data52.mountPropagation !== void 0) {
-              let data56 = data52.mountPropagation;
-              if (typeof data56 !== "string" && data56 !== null) {
-                const err68 = { instancePath: instancePath + "/volume_mounts/" + i2 + "/mountPropagation", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/VolumeMount/properties/mountPropagation/type", keyword: "type", params: { type: schema53.properties.mountPropagation.type }, message: "must be string,null" };
+            if (data52.subPath !== void 0) {
+              let data55 = data52.subPath;
+              if (typeof data55 !== "string" && data55 !== null) {
+                const err68 = { instancePath: instancePath + "/volume_mounts/" + i2 + "/subPath", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/VolumeMount/properties/subPath/type", keyword: "type", params: { type: schema53.properties.subPath.type }, message: "must be string,null" };
                 if (vErrors === null) {
                   vErrors = [err68];
                 } else {
@@ -1901,10 +1898,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data52.readOnly !== void 0) {
-              let data57 = data52.readOnly;
-              if (typeof data57 !== "boolean" && data57 !== null) {
-                const err69 = { instancePath: instancePath + "/volume_mounts/" + i2 + "/readOnly", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/VolumeMount/properties/readOnly/type", keyword: "type", params: { type: schema53.properties.readOnly.type }, message: "must be boolean,null" };
+            if (data52.mountPropagation !== void 0) {
+              let data56 = data52.mountPropagation;
+              if (typeof data56 !== "string" && data56 !== null) {
+                const err69 = { instancePath: instancePath + "/volume_mounts/" + i2 + "/mountPropagation", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/VolumeMount/properties/mountPropagation/type", keyword: "type", params: { type: schema53.properties.mountPropagation.type }, message: "must be string,null" };
                 if (vErrors === null) {
                   vErrors = [err69];
                 } else {
@@ -1913,10 +1910,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data52.subPathExpr !== void 0) {
-              let data58 = data52.subPathExpr;
-              if (typeof data58 !== "string" && data58 !== null) {
-                const err70 = { instancePath: instancePath + "/volume_mounts/" + i2 + "/subPathExpr", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/VolumeMount/properties/subPathExpr/type", keyword: "type", params: { type: schema53.properties.subPathExpr.type }, message: "must be string,null" };
+            if (data52.readOnly !== void 0) {
+              let data57 = data52.readOnly;
+              if (typeof data57 !== "boolean" && data57 !== null) {
+                const err70 = { instancePath: instancePath + "/volume_mounts/" + i2 + "/readOnly", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/VolumeMount/properties/readOnly/type", keyword: "type", params: { type: schema53.properties.readOnly.type }, message: "must be boolean,null" };
                 if (vErrors === null) {
                   vErrors = [err70];
                 } else {
@@ -1925,12 +1922,24 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data52.subPathExpr !== void 0) {
+              let data58 = data52.subPathExpr;
+              if (typeof data58 !== "string" && data58 !== null) {
+                const err71 = { instancePath: instancePath + "/volume_mounts/" + i2 + "/subPathExpr", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/VolumeMount/properties/subPathExpr/type", keyword: "type", params: { type: schema53.properties.subPathExpr.type }, message: "must be string,null" };
+                if (vErrors === null) {
+                  vErrors = [err71];
+                } else {
+                  vErrors.push(err71);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err71 = { instancePath: instancePath + "/volume_mounts/" + i2, schemaPath: "urn:deployment-management-api:openapi#/components/schemas/VolumeMount/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err72 = { instancePath: instancePath + "/volume_mounts/" + i2, schemaPath: "urn:deployment-management-api:openapi#/components/schemas/VolumeMount/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err71];
+              vErrors = [err72];
             } else {
-              vErrors.push(err71);
+              vErrors.push(err72);
             }
             errors++;
           }
@@ -1940,11 +1949,11 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.init_containers !== void 0) {
       let data59 = data.init_containers;
       if (!Array.isArray(data59) && data59 !== null) {
-        const err72 = { instancePath: instancePath + "/init_containers", schemaPath: "#/properties/init_containers/type", keyword: "type", params: { type: schema50.properties.init_containers.type }, message: "must be array,null" };
+        const err73 = { instancePath: instancePath + "/init_containers", schemaPath: "#/properties/init_containers/type", keyword: "type", params: { type: schema50.properties.init_containers.type }, message: "must be array,null" };
         if (vErrors === null) {
-          vErrors = [err72];
+          vErrors = [err73];
         } else {
-          vErrors.push(err72);
+          vErrors.push(err73);
         }
         errors++;
       }
@@ -1961,11 +1970,11 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.sidecars !== void 0) {
       let data61 = data.sidecars;
       if (!Array.isArray(data61) && data61 !== null) {
-        const err73 = { instancePath: instancePath + "/sidecars", schemaPath: "#/properties/sidecars/type", keyword: "type", params: { type: schema50.properties.sidecars.type }, message: "must be array,null" };
+        const err74 = { instancePath: instancePath + "/sidecars", schemaPath: "#/properties/sidecars/type", keyword: "type", params: { type: schema50.properties.sidecars.type }, message: "must be array,null" };
         if (vErrors === null) {
-          vErrors = [err73];
+          vErrors = [err74];
         } else {
-          vErrors.push(err73);
+          vErrors.push(err74);
         }
         errors++;
       }
@@ -1979,14 +1988,6 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     }
-  } else {
-    const err74 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err74];
-    } else {
-      vErrors.push(err74);
-    }
-    errors++;
   }
   validate36.errors = vErrors;
   return errors === 0;
@@ -2063,62 +2064,15 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.resource_spec !== void 0) {
-      let data4 = data.resource_spec;
-      const _errs10 = errors;
-      let valid1 = false;
-      const _errs11 = errors;
-      if (!validate36(data4, { instancePath: instancePath + "/resource_spec", parentData: data, parentDataProperty: "resource_spec", rootData, dynamicAnchors })) {
+      if (!validate36(data.resource_spec, { instancePath: instancePath + "/resource_spec", parentData: data, parentDataProperty: "resource_spec", rootData, dynamicAnchors })) {
         vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
         errors = vErrors.length;
       }
-      var _valid0 = _errs11 === errors;
-      valid1 = valid1 || _valid0;
-      if (_valid0) {
-        var props0 = {};
-        props0.min_scale = true;
-        props0.max_scale = true;
-        props0.cpu = true;
-        props0.cpu_limit = true;
-        props0.memory_mb = true;
-        props0.memory_limit_mb = true;
-        props0.queue_min_scale = true;
-        props0.queue_max_scale = true;
-        props0.queue_cpu = true;
-        props0.queue_cpu_limit = true;
-        props0.queue_memory_mb = true;
-        props0.queue_memory_limit_mb = true;
-        props0.orchestrator_cpu = true;
-        props0.orchestrator_cpu_limit = true;
-        props0.orchestrator_memory_mb = true;
-        props0.orchestrator_memory_limit_mb = true;
-        props0.orchestrator_min_scale = true;
-        props0.orchestrator_max_scale = true;
-        props0.executor_cpu = true;
-        props0.executor_cpu_limit = true;
-        props0.executor_memory_mb = true;
-        props0.executor_memory_limit_mb = true;
-        props0.redis_cpu = true;
-        props0.redis_cpu_limit = true;
-        props0.redis_memory_mb = true;
-        props0.redis_memory_limit_mb = true;
-        props0.db_cpu = true;
-        props0.db_cpu_limit = true;
-        props0.db_memory_mb = true;
-        props0.db_memory_limit_mb = true;
-        props0.db_storage_gi = true;
-        props0.db_max_connections = true;
-        props0.labels = true;
-        props0.annotations = true;
-        props0.service_account_name = true;
-        props0.image_pull_secrets = true;
-        props0.volumes = true;
-        props0.volume_mounts = true;
-        props0.init_containers = true;
-        props0.sidecars = true;
-      }
-      const _errs12 = errors;
-      if (data4 !== null) {
-        const err5 = { instancePath: instancePath + "/resource_spec", schemaPath: "#/properties/resource_spec/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+    }
+    if (data.listener_id !== void 0) {
+      let data5 = data.listener_id;
+      if (typeof data5 !== "string" && data5 !== null) {
+        const err5 = { instancePath: instancePath + "/listener_id", schemaPath: "#/properties/listener_id/type", keyword: "type", params: { type: schema49.properties.listener_id.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -2126,45 +2080,13 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      var _valid0 = _errs12 === errors;
-      valid1 = valid1 || _valid0;
-      if (!valid1) {
-        const err6 = { instancePath: instancePath + "/resource_spec", schemaPath: "#/properties/resource_spec/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      } else {
-        errors = _errs10;
-        if (vErrors !== null) {
-          if (_errs10) {
-            vErrors.length = _errs10;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.listener_id !== void 0) {
-      let data5 = data.listener_id;
-      if (typeof data5 !== "string" && data5 !== null) {
-        const err7 = { instancePath: instancePath + "/listener_id", schemaPath: "#/properties/listener_id/type", keyword: "type", params: { type: schema49.properties.listener_id.type }, message: "must be string,null" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
       if (typeof data5 === "string") {
         if (!formats4.test(data5)) {
-          const err8 = { instancePath: instancePath + "/listener_id", schemaPath: "#/properties/listener_id/format", keyword: "format", params: { format: "uuid" }, message: 'must match format "uuid"' };
+          const err6 = { instancePath: instancePath + "/listener_id", schemaPath: "#/properties/listener_id/format", keyword: "format", params: { format: "uuid" }, message: 'must match format "uuid"' };
           if (vErrors === null) {
-            vErrors = [err8];
+            vErrors = [err6];
           } else {
-            vErrors.push(err8);
+            vErrors.push(err6);
           }
           errors++;
         }
@@ -2172,62 +2094,62 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.listener_config !== void 0) {
       let data6 = data.listener_config;
-      const _errs17 = errors;
-      let valid2 = false;
-      const _errs18 = errors;
+      const _errs13 = errors;
+      let valid1 = false;
+      const _errs14 = errors;
       if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
         if (data6.k8s_namespace !== void 0) {
           let data7 = data6.k8s_namespace;
           if (typeof data7 !== "string" && data7 !== null) {
-            const err9 = { instancePath: instancePath + "/listener_config/k8s_namespace", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/ListenerConfig/properties/k8s_namespace/type", keyword: "type", params: { type: schema58.properties.k8s_namespace.type }, message: "must be string,null" };
+            const err7 = { instancePath: instancePath + "/listener_config/k8s_namespace", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/ListenerConfig/properties/k8s_namespace/type", keyword: "type", params: { type: schema58.properties.k8s_namespace.type }, message: "must be string,null" };
             if (vErrors === null) {
-              vErrors = [err9];
+              vErrors = [err7];
             } else {
-              vErrors.push(err9);
+              vErrors.push(err7);
             }
             errors++;
           }
         }
       } else {
-        const err10 = { instancePath: instancePath + "/listener_config", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/ListenerConfig/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err8 = { instancePath: instancePath + "/listener_config", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/ListenerConfig/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+      var _valid0 = _errs14 === errors;
+      valid1 = valid1 || _valid0;
+      if (_valid0) {
+        var props0 = {};
+        props0.k8s_namespace = true;
+      }
+      const _errs19 = errors;
+      if (data6 !== null) {
+        const err9 = { instancePath: instancePath + "/listener_config", schemaPath: "#/properties/listener_config/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+      var _valid0 = _errs19 === errors;
+      valid1 = valid1 || _valid0;
+      if (!valid1) {
+        const err10 = { instancePath: instancePath + "/listener_config", schemaPath: "#/properties/listener_config/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
           vErrors.push(err10);
         }
         errors++;
-      }
-      var _valid1 = _errs18 === errors;
-      valid2 = valid2 || _valid1;
-      if (_valid1) {
-        var props1 = {};
-        props1.k8s_namespace = true;
-      }
-      const _errs23 = errors;
-      if (data6 !== null) {
-        const err11 = { instancePath: instancePath + "/listener_config", schemaPath: "#/properties/listener_config/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-      var _valid1 = _errs23 === errors;
-      valid2 = valid2 || _valid1;
-      if (!valid2) {
-        const err12 = { instancePath: instancePath + "/listener_config", schemaPath: "#/properties/listener_config/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
       } else {
-        errors = _errs17;
+        errors = _errs13;
         if (vErrors !== null) {
-          if (_errs17) {
-            vErrors.length = _errs17;
+          if (_errs13) {
+            vErrors.length = _errs13;
           } else {
             vErrors = null;
           }
@@ -2237,11 +2159,11 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.install_command !== void 0) {
       let data8 = data.install_command;
       if (typeof data8 !== "string" && data8 !== null) {
-        const err13 = { instancePath: instancePath + "/install_command", schemaPath: "#/properties/install_command/type", keyword: "type", params: { type: schema49.properties.install_command.type }, message: "must be string,null" };
+        const err11 = { instancePath: instancePath + "/install_command", schemaPath: "#/properties/install_command/type", keyword: "type", params: { type: schema49.properties.install_command.type }, message: "must be string,null" };
         if (vErrors === null) {
-          vErrors = [err13];
+          vErrors = [err11];
         } else {
-          vErrors.push(err13);
+          vErrors.push(err11);
         }
         errors++;
       }
@@ -2249,7 +2171,31 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.build_command !== void 0) {
       let data9 = data.build_command;
       if (typeof data9 !== "string" && data9 !== null) {
-        const err14 = { instancePath: instancePath + "/build_command", schemaPath: "#/properties/build_command/type", keyword: "type", params: { type: schema49.properties.build_command.type }, message: "must be string,null" };
+        const err12 = { instancePath: instancePath + "/build_command", schemaPath: "#/properties/build_command/type", keyword: "type", params: { type: schema49.properties.build_command.type }, message: "must be string,null" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+    if (data.deployment_type !== void 0) {
+      let data10 = data.deployment_type;
+      const _errs26 = errors;
+      let valid4 = false;
+      const _errs27 = errors;
+      if (typeof data10 !== "string") {
+        const err13 = { instancePath: instancePath + "/deployment_type", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/DeploymentType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+      if (!(data10 === "dev_free" || data10 === "dev" || data10 === "prod")) {
+        const err14 = { instancePath: instancePath + "/deployment_type", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/DeploymentType/enum", keyword: "enum", params: { allowedValues: schema41.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -2257,14 +2203,11 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.deployment_type !== void 0) {
-      let data10 = data.deployment_type;
+      var _valid1 = _errs27 === errors;
+      valid4 = valid4 || _valid1;
       const _errs30 = errors;
-      let valid5 = false;
-      const _errs31 = errors;
-      if (typeof data10 !== "string") {
-        const err15 = { instancePath: instancePath + "/deployment_type", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/DeploymentType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      if (data10 !== null) {
+        const err15 = { instancePath: instancePath + "/deployment_type", schemaPath: "#/properties/deployment_type/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -2272,42 +2215,21 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (!(data10 === "dev_free" || data10 === "dev" || data10 === "prod")) {
-        const err16 = { instancePath: instancePath + "/deployment_type", schemaPath: "urn:deployment-management-api:openapi#/components/schemas/DeploymentType/enum", keyword: "enum", params: { allowedValues: schema41.enum }, message: "must be equal to one of the allowed values" };
+      var _valid1 = _errs30 === errors;
+      valid4 = valid4 || _valid1;
+      if (!valid4) {
+        const err16 = { instancePath: instancePath + "/deployment_type", schemaPath: "#/properties/deployment_type/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
           vErrors.push(err16);
         }
         errors++;
-      }
-      var _valid2 = _errs31 === errors;
-      valid5 = valid5 || _valid2;
-      const _errs34 = errors;
-      if (data10 !== null) {
-        const err17 = { instancePath: instancePath + "/deployment_type", schemaPath: "#/properties/deployment_type/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-      var _valid2 = _errs34 === errors;
-      valid5 = valid5 || _valid2;
-      if (!valid5) {
-        const err18 = { instancePath: instancePath + "/deployment_type", schemaPath: "#/properties/deployment_type/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
-        }
-        errors++;
       } else {
-        errors = _errs30;
+        errors = _errs26;
         if (vErrors !== null) {
-          if (_errs30) {
-            vErrors.length = _errs30;
+          if (_errs26) {
+            vErrors.length = _errs26;
           } else {
             vErrors = null;
           }
@@ -2315,11 +2237,11 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err19 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err19];
+      vErrors = [err17];
     } else {
-      vErrors.push(err19);
+      vErrors.push(err17);
     }
     errors++;
   }

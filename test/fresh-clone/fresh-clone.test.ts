@@ -77,8 +77,13 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Starts a long-running script and resolves once `url` answers 200, or rejects with its output. */
-async function serve(args: string[], env: Record<string, string>, url: string, headers: Record<string, string> = {}): Promise<Response> {
+interface Answer {
+  contentType: string;
+  text: string;
+}
+
+/** Starts a long-running script and resolves with `url`'s first 200 answer, or rejects with the script's output. */
+async function serve(args: string[], env: Record<string, string>, url: string, headers: Record<string, string> = {}): Promise<Answer> {
   const child = spawn("npm", args, { cwd: clone, env: { ...newcomerEnv(), ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
   servers.push(child);
   let output = "";
@@ -90,7 +95,8 @@ async function serve(args: string[], env: Record<string, string>, url: string, h
   while (Date.now() < deadline && !exited) {
     try {
       const response = await fetch(url, { headers, signal: AbortSignal.timeout(5_000) });
-      if (response.status === 200) return response;
+      const text = await response.text();
+      if (response.status === 200) return { contentType: response.headers.get("content-type") ?? "", text };
     } catch {
       // Not listening yet.
     }
@@ -130,10 +136,10 @@ describe("a fresh clone", { timeout: 900_000 }, () => {
       }),
       serve(["run", "docs"], { PORT: String(docsPort) }, `http://127.0.0.1:${docsPort}/`),
     ]);
-    expect((await mock.json()).resources).toHaveLength(2);
-    expect((await simulator.json()).resources).toHaveLength(2);
-    expect(docs.headers.get("content-type")).toMatch(/^text\/html/);
-    expect(await docs.text()).toContain("Deployment Management");
+    expect(JSON.parse(mock.text).resources).toHaveLength(2);
+    expect(JSON.parse(simulator.text).resources).toHaveLength(2);
+    expect(docs.contentType).toMatch(/^text\/html/);
+    expect(docs.text).toContain("Deployment Management");
     proven.add("start").add("simulate").add("docs");
 
     const deployed = await run("npm", ["run", "dms", "--", "deploy", SEED_DEPLOYMENT, "--ref", "main"], {
