@@ -544,7 +544,10 @@ export interface components {
          * @description Where on the listener's compute the deployment runs.
          */
         ListenerConfig: {
-            /** @description The Kubernetes namespace to deploy into; one of the listener's `compute_config.k8s_namespaces`. */
+            /**
+             * @description The Kubernetes namespace to deploy into; one of the listener's `compute_config.k8s_namespaces`.
+             * @example agents-prod
+             */
             k8s_namespace?: string | null;
         };
         /**
@@ -575,9 +578,15 @@ export interface components {
             listener_id?: string | null;
             /** @description Where on the listener's compute the deployment runs. */
             listener_config?: components["schemas"]["ListenerConfig"] | null;
-            /** @description Overrides the command that installs dependencies before the build, such as `pip install -e .`. */
+            /**
+             * @description Overrides the command that installs dependencies before the build, such as `pip install -e .`.
+             * @example pip install -e .
+             */
             install_command?: string | null;
-            /** @description Overrides the command that builds the application. */
+            /**
+             * @description Overrides the command that builds the application.
+             * @example make build
+             */
             build_command?: string | null;
             /**
              * @description The tier of the deployment (`dev_free`, `dev` or `prod`), the value the deployment list's
@@ -593,13 +602,27 @@ export interface components {
          *     revision, that revision itself. Every field may be null; which fields apply depends on the source.
          */
         SourceRevisionConfig: {
-            /** @description The branch or other reference to build (`scm_host`); a repository's `default_branch` is a good start. */
+            /**
+             * @description The branch or other reference to build (`scm_host`); a repository's `default_branch` is a good start.
+             * @example main
+             * @example release/2.4
+             */
             repo_ref?: string | null;
-            /** @description The path of the graph configuration file in the source, such as `agent.json`. */
+            /**
+             * @description The path of the graph configuration file in the source, such as `agent.json`.
+             * @example langgraph.json
+             * @example agents/support/langgraph.json
+             */
             graph_config_path?: string | null;
-            /** @description The image to run (`external_docker`, `internal_docker`), such as `registry.example.com/billing-agent:1.4.2`. */
+            /**
+             * @description The image to run (`external_docker`, `internal_docker`), such as `registry.example.com/billing-agent:1.4.2`.
+             * @example registry.example.com/agents/support-agent:2.4.1
+             */
             image_uri?: string | null;
-            /** @description The path of the uploaded source archive to build (`internal_source`). */
+            /**
+             * @description The path of the uploaded source archive to build (`internal_source`).
+             * @example uploads/support-agent-2.4.1.tar.gz
+             */
             source_tarball_path?: string | null;
             /** @description The commit the revision was built from, resolved by the service from `repo_ref`. Responses only. */
             readonly repo_commit_sha?: string | null;
@@ -609,9 +632,16 @@ export interface components {
          * @description A secret made available to the deployment as an environment variable.
          */
         Secret: {
-            /** @description The name the application reads the secret by, such as `OPENAI_API_KEY`. */
+            /**
+             * @description The name the application reads the secret by, such as `OPENAI_API_KEY`.
+             * @example OPENAI_API_KEY
+             * @example DATABASE_URL
+             */
             name: string;
-            /** @description The secret value. */
+            /**
+             * @description The secret value.
+             * @example sk-example-4f9a2c
+             */
             value: string;
         };
         /**
@@ -620,11 +650,20 @@ export interface components {
          *     Only applicable to deployments whose source is `external_docker`.
          */
         SecretReference: {
-            /** @description The environment variable name the application sees. */
+            /**
+             * @description The environment variable name the application sees.
+             * @example OPENAI_API_KEY
+             */
             name: string;
-            /** @description The name of the Kubernetes Secret. */
+            /**
+             * @description The name of the Kubernetes Secret.
+             * @example agent-secrets
+             */
             secret_name: string;
-            /** @description The key inside that Secret whose value is used. */
+            /**
+             * @description The key inside that Secret whose value is used.
+             * @example openai-api-key
+             */
             secret_key: string;
         };
         /**
@@ -645,6 +684,10 @@ export interface components {
             /**
              * @description The deployment's name. A tracing project of the same name is created with the deployment.
              *     Cannot be changed after creation.
+             * @example support-agent
+             * @example research-agent
+             * @example triage-agent
+             * @example billing-agent
              */
             name: string;
             source: components["schemas"]["DeploymentSource"];
@@ -654,7 +697,11 @@ export interface components {
             secrets: components["schemas"]["Secret"][];
             /** @description References to keys of existing Kubernetes Secrets. Only applicable to the `external_docker` source. */
             secret_references?: components["schemas"]["SecretReference"][] | null;
-            /** @description The image version of the deployment. It is a resource field, not the version of this API. */
+            /**
+             * @description The image version of the deployment. It is a resource field, not the version of this API.
+             * @example 0.4.12
+             * @example 0.5.0
+             */
             image_version?: string | null;
             readonly status: components["schemas"]["DeploymentStatus"];
             /**
@@ -909,12 +956,16 @@ export interface components {
             /**
              * @description Your unique identifier of the compute infrastructure; for `k8s`, the cluster name.
              *     Cannot be changed after the listener is created.
+             * @example prod-eu-west
+             * @example dev-us-east
              */
             compute_id: string;
             compute_config: components["schemas"]["ComputeConfig"];
             /**
              * @description The version of the listener (the agent running in the cluster), or null when the listener
              *     has not reported one. It is a resource field, not the version of this API.
+             * @example 0.12.0
+             * @example 0.11.3
              */
             version?: string | null;
             /**
@@ -961,15 +1012,32 @@ export interface components {
          * @description An OAuth provider registered for the organization, which agents obtain tokens from.
          */
         OAuthProvider: {
-            /** @description The record's identifier. */
+            /**
+             * @description The record's identifier.
+             * @example prov_01j9x3k7m2
+             */
             id: string;
-            /** @description The organization the provider is registered for. */
+            /**
+             * @description The organization the provider is registered for.
+             * @example org_5f2c9a71
+             */
             organization_id: string;
-            /** @description The provider's chosen name, such as `github`. It is the `provider_id` in the provider's URL. */
+            /**
+             * @description The provider's chosen name, such as `github`. It is the `provider_id` in the provider's URL.
+             * @example github
+             * @example google
+             */
             provider_id: string;
-            /** @description The display name. */
+            /**
+             * @description The display name.
+             * @example GitHub
+             * @example Google Workspace
+             */
             name: string;
-            /** @description The OAuth client id registered with the provider. */
+            /**
+             * @description The OAuth client id registered with the provider.
+             * @example Iv1.8a61f9b3a7aba766
+             */
             client_id: string;
             /** @description The provider's authorization endpoint. */
             auth_url: string;
@@ -977,15 +1045,24 @@ export interface components {
             token_url: string;
             /** @description Whether the authorization code flow uses PKCE. */
             uses_pkce: boolean;
-            /** @description The PKCE code challenge method, such as `S256`; null when PKCE is not used. */
+            /**
+             * @description The PKCE code challenge method, such as `S256`; null when PKCE is not used.
+             * @example S256
+             */
             code_challenge_method: string | null;
-            /** @description The kind of provider, when the service knows it. */
+            /**
+             * @description The kind of provider, when the service knows it.
+             * @example github
+             * @example google
+             */
             provider_type?: string | null;
             /** @description The MCP server the provider's tokens are for, when there is one. */
             mcp_server_url?: string | null;
             /**
              * @description How the client authenticates at the token endpoint. `client_secret_post` unless set otherwise.
              * @default client_secret_post
+             * @example client_secret_post
+             * @example client_secret_basic
              */
             token_endpoint_auth_method?: string;
             /**
@@ -1009,24 +1086,46 @@ export interface components {
          * @description A link between an agent and an OAuth token of a provider, which the agent uses to act for an account.
          */
         AgentConnection: {
-            /** @description The connection's identifier. */
+            /**
+             * @description The connection's identifier.
+             * @example conn_01jb2c3d4e
+             */
             id: string;
-            /** @description The agent the connection belongs to. */
+            /**
+             * @description The agent the connection belongs to.
+             * @example support-agent
+             */
             agent_id: string;
-            /** @description The OAuth token the agent uses. */
+            /**
+             * @description The OAuth token the agent uses.
+             * @example tok_01jb2c3d5f
+             */
             oauth_token_id: string;
-            /** @description The provider the token is from (its `provider_id`, such as `github`). */
+            /**
+             * @description The provider the token is from (its `provider_id`, such as `github`).
+             * @example github
+             * @example google
+             */
             provider_id: string;
-            /** @description A label for the account at the provider, such as a user name or email address; null when the provider gave none. */
+            /**
+             * @description A label for the account at the provider, such as a user name or email address; null when the provider gave none.
+             * @example octocat
+             * @example ops@example.com
+             */
             provider_account_label: string | null;
             /** @description The OAuth scopes granted to the token. */
             scopes: string[];
             /**
              * Format: date-time
              * @description When the token expires; null when it does not expire.
+             * @example 2027-03-01T09:30:00Z
+             * @example 2027-06-15T18:00:00Z
              */
             expires_at: string | null;
-            /** @description Who created the connection. */
+            /**
+             * @description Who created the connection.
+             * @example user_3b7e1f
+             */
             created_by: string;
             /**
              * Format: date-time
@@ -1059,13 +1158,23 @@ export interface components {
              * @description The repository's identifier at the host.
              */
             id: number;
-            /** @description The repository's name. */
+            /**
+             * @description The repository's name.
+             * @example support-agent
+             * @example research-agent
+             */
             name: string;
-            /** @description The user or organization that owns the repository. */
+            /**
+             * @description The user or organization that owns the repository.
+             * @example acme
+             */
             owner: string;
             /** @description The repository URL; used as `source_config.repo_url`. */
             url: string;
-            /** @description The default branch; used as `source_revision_config.repo_ref`. */
+            /**
+             * @description The default branch; used as `source_revision_config.repo_ref`.
+             * @example main
+             */
             default_branch: string;
         };
     };

@@ -196,7 +196,11 @@ describe("a fresh clone", { timeout: 900_000 }, () => {
     proven.add("bench");
     rmSync(join(clone, "assets", "docs.png"), { force: true });
     expectExit(await run("npm", ["run", "screenshot"]), "npm run screenshot");
-    expect(readFileSync(join(clone, "assets", "docs.png")).subarray(1, 4).toString()).toBe("PNG");
+    expect(
+      readFileSync(join(clone, "assets", "docs.png"))
+        .subarray(1, 4)
+        .toString(),
+    ).toBe("PNG");
     proven.add("screenshot");
   });
 
