@@ -104,7 +104,9 @@ function unrealistic(value: unknown, schema: any, at = ""): string[] {
   for (const part of schema.allOf ?? []) problems.push(...unrealistic(value, part, at));
   const branches = [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].map((b: any) => deref(document, b)).filter((b: any) => b.type !== "null");
   if (branches.length === 1) problems.push(...unrealistic(value, branches[0], at));
-  if (Array.isArray(value) && schema.items) value.forEach((item, i) => problems.push(...unrealistic(item, schema.items, `${at}/${i}`)));
+  if (Array.isArray(value) && schema.items) {
+    for (const [i, item] of value.entries()) problems.push(...unrealistic(item, schema.items, `${at}/${i}`));
+  }
   if (value && typeof value === "object" && !Array.isArray(value) && schema.properties) {
     for (const [key, sub] of Object.entries<any>(schema.properties)) problems.push(...unrealistic((value as any)[key], sub, `${at}/${key}`));
   }
