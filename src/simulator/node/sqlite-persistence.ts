@@ -9,13 +9,14 @@
 // thread, so a commit's fsync never holds the event loop (see SqliteWorker).
 //
 // node:sqlite is loaded lazily, at load(), so the rest of the package runs on a Node without it.
-import { closeSync, constants, openSync, readSync, statSync } from "node:fs";
+import { closeSync, constants, readSync } from "node:fs";
 import { createRequire } from "node:module";
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
 import { DEPLOYMENT_STATUSES, DEPLOYMENT_TYPES, REVISION_STATUSES } from "../../../generated/constants.js";
 import { StorageError, type Persistence, type StateChange } from "../core/changes.js";
 import type { DeploymentRecord, Listener, RevisionRecord, State } from "../core/model.js";
 import { FAILURE_STATUSES } from "../core/lifecycle.js";
+import { checkUserFile, openUserFile, UnusableFileError } from "./user-file.js";
 import { isV1StateFile, readV1StateFile } from "./v1-state-file.js";
 
 /** The state file cannot be used; nothing in it was changed. The message names the file. */
@@ -103,6 +104,7 @@ export function createSqlitePersistence(file: string, options: SqlitePersistence
   let inFlight = false;
   let closed = false;
   let settled: (() => void) | undefined;
+  let currentState: (() => State) | undefined;
 
   /** Sends every append queued so far as one commit; appends arriving meanwhile wait for the next one. */
   function send(): void {
@@ -151,23 +153,11 @@ export function createSqlitePersistence(file: string, options: SqlitePersistence
       await loadSqlite(); // a Node without node:sqlite stops here, with one line saying which Node it needs
       const opening = new SqliteWorker();
       try {
-        const opened = openState(() => opening.database(file), file, options.importFrom);
-        if (opened.imported) {
-          // The 1.0 state, written in one transaction, then read back through the checks of any start.
-          const reply = await opening.call({ op: "commit", appends: [writes({ op: "replace_state", state: opened.imported }, [])] });
-          const value = reply.value as { failed?: WorkerError; results?: (WorkerError | null)[] } | undefined;
-          const failed = reply.error ?? value?.failed ?? value?.results?.[0];
-          if (failed) {
-            opened.db.close();
-            throw new StateFileError(
-              options.importFrom!,
-              `importing it into ${file} failed: ${failed.message}`,
-              `Nothing was imported; ${file} holds no state.`,
-            );
-          }
-          worker = opening;
-          return readState(opened.db, file);
-        }
+        const first = () => {
+          if (!currentState) throw new Error("the simulator's state was not attached before load()");
+          return currentState();
+        };
+        const opened = openState(() => opening.database(file), file, options.importFrom, first);
         worker = opening;
         return opened.state;
       } catch (error) {
@@ -186,7 +176,11 @@ export function createSqlitePersistence(file: string, options: SqlitePersistence
         }
       });
     },
-    attach() {},
+    attach(state) {
+      // The core's state before load() is its seed: a new file is written with it, in the
+      // transaction that creates the schema.
+      currentState = state;
+    },
     async close() {
       if (closed) return;
       while (inFlight || queue.length > 0) {
@@ -249,19 +243,33 @@ export async function loadSqlite(): Promise<Sqlite> {
 
 const SQLITE_HEADER = "SQLite format 3\0";
 
-function openState(connect: () => DatabaseSync, file: string, importFrom: string | undefined): { db: DatabaseSync; state?: State; imported?: State } {
+/** The connection at start: a DatabaseSync, and the statements of a write run inside the open transaction. */
+interface Connection extends DatabaseSync {
+  write(list: Write[]): void;
+}
+
+const isSqliteHeader = (head: Buffer) => head.subarray(0, 16).toString("latin1") === SQLITE_HEADER;
+
+/**
+ * Opens, locks and checks the state file. A new file gets its schema and its first state (the
+ * seed, or the imported 1.0 state) in one transaction: a start stopped at any moment leaves no file,
+ * an empty one, or a whole one, and the next start serves each of them.
+ */
+function openState(connect: () => Connection, file: string, importFrom: string | undefined, seed: () => State): { db: Connection; state?: State } {
   const head = firstBytes(file);
+  const empty = head === undefined || head.length === 0;
   let imported: State | undefined;
+  const exists = () =>
+    new StateFileError(
+      file,
+      "it already exists, and a 1.0 state file is imported only into a new file",
+      "Nothing was imported; name a file that does not exist yet.",
+    );
   if (importFrom !== undefined) {
-    if (head !== undefined && head.length > 0) {
-      throw new StateFileError(
-        file,
-        "it already exists, and a 1.0 state file is imported only into a new file",
-        "Nothing was imported; name a file that does not exist yet.",
-      );
-    }
+    // A SQLite file is looked into once locked: one with no schema (an import stopped halfway) is still new.
+    if (!empty && !isSqliteHeader(head)) throw exists();
     imported = readV1StateFile(importFrom, (reason) => new StateFileError(importFrom, reason, "Nothing was imported."));
-  } else if (head === undefined || head.length === 0 ? isV1StateFile(file, head) : head.subarray(0, 16).toString("latin1") !== SQLITE_HEADER) {
+  } else if (empty ? isV1StateFile(file, head) : !isSqliteHeader(head)) {
     if (isV1StateFile(file, head)) {
       throw new StateFileError(
         file,
@@ -273,27 +281,14 @@ function openState(connect: () => DatabaseSync, file: string, importFrom: string
   }
   if (head === undefined) createPrivate(file);
 
-  let db: DatabaseSync;
+  let db: Connection;
   try {
     db = connect();
   } catch (error) {
     throw new StateFileError(file, `it cannot be opened (${(error as Error).message})`);
   }
   try {
-    db.exec("PRAGMA locking_mode = EXCLUSIVE");
-    try {
-      // Takes the file's exclusive lock, which exclusive locking mode keeps until close.
-      db.exec("BEGIN EXCLUSIVE");
-    } catch (error) {
-      if (sqliteCode(error) === 5) {
-        throw new StateFileError(
-          file,
-          "another simulator (or another program) has it open",
-          "One simulator per state file: stop the other one, or give this one a file of its own.",
-        );
-      }
-      throw error;
-    }
+    lockExclusively(db, file);
     const applicationId = pragma(db, "application_id");
     const version = pragma(db, "user_version");
     const tables = Number((db.prepare("SELECT count(*) AS n FROM sqlite_schema").get() as { n: number }).n);
@@ -302,6 +297,16 @@ function openState(connect: () => DatabaseSync, file: string, importFrom: string
       db.exec(SCHEMA);
       db.exec(`PRAGMA application_id = ${APPLICATION_ID}`);
       db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+      try {
+        db.write(writes({ op: "replace_state", state: imported ?? seed() }, []));
+      } catch (error) {
+        if (!imported) throw error;
+        throw new StateFileError(importFrom!, `importing it into ${file} failed: ${(error as Error).message}`, `Nothing was imported; ${file} holds no state.`);
+      }
+      // The imported state is read back through the checks of any start.
+      if (imported) state = readState(db, file);
+    } else if (importFrom !== undefined) {
+      throw exists();
     } else if (applicationId !== APPLICATION_ID) {
       throw new StateFileError(file, `it is another program's SQLite database (application_id ${applicationId}, not ${APPLICATION_ID})`);
     } else if (version !== SCHEMA_VERSION) {
@@ -326,7 +331,7 @@ function openState(connect: () => DatabaseSync, file: string, importFrom: string
     db.exec("PRAGMA synchronous = FULL");
     // After a checkpoint, the -wal file is cut back to 8 MiB (the seed's first save makes it large).
     db.exec("PRAGMA journal_size_limit = 8388608");
-    return { db, ...(state ? { state } : {}), ...(imported ? { imported } : {}) };
+    return { db, ...(state ? { state } : {}) };
   } catch (error) {
     rollback(db, "ROLLBACK");
     db.close();
@@ -335,18 +340,51 @@ function openState(connect: () => DatabaseSync, file: string, importFrom: string
   }
 }
 
-/** The first bytes of the file (up to 256), or undefined when there is no file. */
+/**
+ * Takes the file's exclusive lock, which exclusive locking mode keeps until close, and opens a
+ * transaction under it. Of simulators starting at the same moment exactly one gets the lock: the
+ * first to take SQLite's RESERVED lock (BEGIN IMMEDIATE, which only one connection can hold) is the
+ * one; every other fails at once and lets go by closing its connection. The one then waits for
+ * those to let go of their SHARED locks (BEGIN EXCLUSIVE with a busy timeout: in exclusive mode the
+ * RESERVED lock outlives the ROLLBACK), which they do without waiting for anything. Taking the
+ * EXCLUSIVE lock straight away instead lets two starts each block the other, and both refuse.
+ */
+function lockExclusively(db: DatabaseSync, file: string): void {
+  db.exec("PRAGMA locking_mode = EXCLUSIVE");
+  try {
+    db.exec("BEGIN IMMEDIATE");
+  } catch (error) {
+    if (sqliteCode(error) === 5) {
+      throw new StateFileError(
+        file,
+        "another simulator (or another program) has it open",
+        "One simulator per state file: stop the other one, or give this one a file of its own.",
+      );
+    }
+    throw error;
+  }
+  db.exec("ROLLBACK");
+  db.exec("PRAGMA busy_timeout = 30000");
+  try {
+    db.exec("BEGIN EXCLUSIVE");
+  } finally {
+    db.exec("PRAGMA busy_timeout = 0");
+  }
+}
+
+/** The first bytes of the file (up to 256), or undefined when there is no file. Anything but a regular file is refused before it is opened. */
 function firstBytes(file: string): Buffer | undefined {
   let fd: number;
   try {
-    fd = openSync(file, constants.O_RDONLY);
+    if (checkUserFile(file) === "missing") return undefined;
+    fd = openUserFile(file, constants.O_RDONLY);
   } catch (error) {
+    if (error instanceof UnusableFileError) throw new StateFileError(file, error.reason, "Name a regular file, or a file that does not exist yet.");
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return undefined;
     throw new StateFileError(file, `it cannot be read (${code ?? (error as Error).message})`);
   }
   try {
-    if (!statSync(file).isFile()) throw new StateFileError(file, "it is not a regular file");
     const buffer = Buffer.alloc(256);
     return buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0));
   } finally {
@@ -357,8 +395,9 @@ function firstBytes(file: string): Buffer | undefined {
 /** Creates the file, readable by its owner only, before SQLite opens it (SQLite gives its -wal file the same mode). */
 function createPrivate(file: string): void {
   try {
-    closeSync(openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600));
+    closeSync(openUserFile(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600));
   } catch (error) {
+    if (error instanceof UnusableFileError) throw new StateFileError(file, error.reason);
     const code = (error as NodeJS.ErrnoException).code;
     // Created by someone else in the meantime: opening it decides (its lock, its contents).
     if (code !== "EEXIST") throw new StateFileError(file, `it cannot be created (${code ?? (error as Error).message})`);
@@ -627,6 +666,7 @@ function call(m) {
     case "get": return statement(m.sql).get(...m.params);
     case "all": return statement(m.sql).all(...m.params);
     case "commit": return commit(m.appends);
+    case "write": for (const [sql, params] of m.list) statement(sql).run(...params); return null;
     case "close": statements.clear(); if (db) db.close(); db = undefined; return null;
   }
 }
@@ -703,7 +743,7 @@ class SqliteWorker {
   }
 
   /** The connection as DatabaseSync-like object, for the checks at start. */
-  database(file: string): DatabaseSync {
+  database(file: string): Connection {
     this.callSync({ op: "open", file });
     const statement = (sql: string): StatementSync => ({
       run: (...params) => this.callSync({ op: "all", sql, params }),
@@ -714,6 +754,9 @@ class SqliteWorker {
     return {
       exec: (sql) => {
         this.callSync({ op: "exec", sql });
+      },
+      write: (list) => {
+        this.callSync({ op: "write", list });
       },
       prepare: statement,
       close: () => {
