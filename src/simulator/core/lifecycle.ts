@@ -48,6 +48,18 @@ const FAILS_FROM: Record<FailureStatus, RevisionStatus> = {
   DEPLOY_FAILED: "DEPLOYING",
 };
 
+/** A ref that is already a full commit sha, as a git host resolves it: to that commit. */
+const FULL_COMMIT_SHA = /^[0-9a-f]{40}$/i;
+
+/**
+ * The commit a ref resolves to. A full sha is that commit (so a rollback that pins the commit an
+ * earlier revision was built from builds exactly it); a branch or tag gets a fake sha that differs
+ * per revision, as a moving branch would.
+ */
+export function commitShaOf(revisionId: string, ref: string): string {
+  return FULL_COMMIT_SHA.test(ref) ? ref.toLowerCase() : fakeCommitSha(`${revisionId}:${ref}`);
+}
+
 /** Still moving by itself: on the progression and not at its end. */
 export function isInProgress(status: RevisionStatus): boolean {
   return nextRevisionStatus(status) !== undefined;
@@ -78,7 +90,7 @@ export function createRevision(record: DeploymentRecord, patch: DeploymentPatch,
   const config: Deployment["source_revision_config"] = { ...current, ...(patch.source_revision_config ?? {}) };
   const source = patch.revision_source ?? d.source;
   const id = crypto.randomUUID();
-  if (source === "scm_host" && config.repo_ref) config.repo_commit_sha = fakeCommitSha(`${id}:${config.repo_ref}`);
+  if (source === "scm_host" && config.repo_ref) config.repo_commit_sha = commitShaOf(id, config.repo_ref);
   const created = isoTime(createdMs);
   const added: RevisionRecord = {
     revision: { id, created_at: created, updated_at: created, status: "CREATING", source, source_revision_config: config },
