@@ -1,0 +1,150 @@
+// The document's schemas as self-contained JSON Schema for MCP tools: every $ref inlined, the
+// "Input" wrappers (allOf of one schema, `false` for fields that cannot be sent, unevaluatedProperties)
+// flattened into plain objects, examples and x- extensions left out. Plain draft-07-compatible
+// keywords only, because clients validate with whatever JSON Schema library they have.
+// The Kubernetes-shaped resource spec is described in one sentence instead of field by field: the
+// full schema still checks it (the compiled validators) before anything is sent.
+import bundled from "../../generated/openapi.json" with { type: "json" };
+import { type DocumentNode, deref, listOperations, type OpenApiDocument, type OperationEntry } from "../shared/walk.js";
+
+export const openApiDocument = bundled as unknown as OpenApiDocument;
+
+export type JsonSchema = Record<string, unknown>;
+
+/** Schemas sent as one object with a description, instead of their fields. */
+const BRIEF: Readonly<Record<string, string>> = {
+  ResourceSpec:
+    "Compute resources and pod settings (replicas, cpu in cores, memory in MB, labels, volumes, sidecars), " +
+    "as the document's ResourceSpec; null keeps the service defaults.",
+  ResourceSpecInput:
+    "Compute resources and pod settings, as the document's ResourceSpec: min_scale, max_scale, cpu (0.1-8 cores), cpu_limit, " +
+    "memory_mb, memory_limit_mb, queue_*, redis_*, db_*, labels, annotations, volumes, sidecars …; null keeps the service defaults. " +
+    "Checked against that schema before it is sent.",
+};
+
+/** Keywords kept; everything else (examples, x- extensions, readOnly, title) is left out. */
+const KEPT = new Set([
+  "type",
+  "enum",
+  "const",
+  "format",
+  "default",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "minItems",
+  "maxItems",
+  "required",
+  "additionalProperties",
+]);
+
+export interface SchemaOptions {
+  /**
+   * Input schemas keep descriptions and formats; output schemas leave both out (an agent reads what
+   * came back, not its schema), which keeps tools/list small.
+   */
+  descriptions: boolean;
+}
+
+/** A description on one line: the first paragraph, whitespace collapsed. */
+export function shortDescription(text: unknown): string | undefined {
+  if (typeof text !== "string") return undefined;
+  const first = text.split(/\n\s*\n/)[0] ?? text;
+  return first.replace(/\s+/g, " ").trim() || undefined;
+}
+
+function refName(ref: string): string {
+  return ref.slice(ref.lastIndexOf("/") + 1);
+}
+
+function briefSchema(name: string, target: DocumentNode, options: SchemaOptions): JsonSchema {
+  const inner = target.allOf?.length === 1 ? deref(openApiDocument, target.allOf[0]) : target;
+  const type = inner.type ?? target.type ?? "object";
+  return options.descriptions ? { type, description: BRIEF[name] } : { type };
+}
+
+/** One schema of the document, inlined and simplified. */
+export function toJsonSchema(node: DocumentNode, options: SchemaOptions): JsonSchema | boolean {
+  if (typeof node === "boolean") return node;
+  if (node === null || typeof node !== "object") return {};
+  if (typeof node.$ref === "string") {
+    const name = refName(node.$ref);
+    const target = deref(openApiDocument, node);
+    const base = name in BRIEF ? briefSchema(name, target, options) : (toJsonSchema(target, options) as JsonSchema);
+    // A description beside the $ref says what this use of the schema means: it wins.
+    const here = options.descriptions ? shortDescription(node.description) : undefined;
+    return here ? { ...base, description: here } : base;
+  }
+  if (Array.isArray(node.allOf) && node.allOf.length === 1) return flattenInput(node, options);
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "format" && !options.descriptions) continue;
+    if (KEPT.has(key)) out[key] = key === "additionalProperties" && typeof value === "object" ? toJsonSchema(value, options) : value;
+  }
+  if (options.descriptions) {
+    const description = shortDescription(node.description);
+    if (description) out.description = description;
+  }
+  if (node.properties) {
+    out.properties = Object.fromEntries(Object.entries(node.properties).map(([name, value]) => [name, toJsonSchema(value, options)]));
+  }
+  if (node.items) out.items = toJsonSchema(node.items, options);
+  for (const key of ["anyOf", "oneOf"] as const) {
+    if (Array.isArray(node[key])) out[key] = node[key].map((branch: DocumentNode) => toJsonSchema(branch, options));
+  }
+  return out;
+}
+
+/**
+ * `allOf: [Base]` with properties of its own, `false` for fields that cannot be sent and
+ * `unevaluatedProperties: false`: one object with Base's properties, the own ones over them, the
+ * `false` ones removed, and `additionalProperties: false`.
+ */
+function flattenInput(node: DocumentNode, options: SchemaOptions): JsonSchema {
+  const base = toJsonSchema(node.allOf[0], options) as JsonSchema;
+  const properties: Record<string, unknown> = { ...((base.properties as Record<string, unknown>) ?? {}) };
+  for (const [name, value] of Object.entries<DocumentNode>(node.properties ?? {})) {
+    if (value === false) delete properties[name];
+    else properties[name] = toJsonSchema(value, options);
+  }
+  const required = [...new Set([...((base.required as string[]) ?? []), ...(node.required ?? [])])];
+  const out: JsonSchema = { ...base, properties };
+  if (required.length > 0) out.required = required;
+  if (node.unevaluatedProperties === false || node.additionalProperties === false) out.additionalProperties = false;
+  const description = options.descriptions ? shortDescription(node.description) : undefined;
+  if (description) out.description = description;
+  else if (!options.descriptions) delete out.description;
+  return out;
+}
+
+/** A schema of components/schemas by name, inlined. */
+export function componentSchema(name: string, options: SchemaOptions): JsonSchema {
+  return toJsonSchema({ $ref: `#/components/schemas/${name}` }, options) as JsonSchema;
+}
+
+const operations = new Map(listOperations(openApiDocument).map((entry) => [entry.operationId, entry]));
+
+export function operationOf(operationId: string): OperationEntry {
+  const entry = operations.get(operationId);
+  if (!entry) throw new Error(`the document has no operation ${operationId}`);
+  return entry;
+}
+
+/** A parameter of an operation: where it goes, and its schema with the parameter's description. */
+export function parameterOf(operationId: string, name: string): { in: "path" | "query"; required: boolean; schema: JsonSchema } {
+  const parameter = operationOf(operationId).parameters.find((p) => p.name === name);
+  if (!parameter) throw new Error(`${operationId} has no parameter ${name}`);
+  const schema = toJsonSchema(parameter.schema, { descriptions: true }) as JsonSchema;
+  const description = shortDescription(parameter.description);
+  return { in: parameter.in, required: parameter.required === true, schema: description ? { ...schema, description } : schema };
+}
+
+/** The JSON request body's schema of an operation, as an object schema whose properties become arguments. */
+export function requestBodyOf(operationId: string): JsonSchema {
+  const body = deref(openApiDocument, operationOf(operationId).operation.requestBody);
+  return toJsonSchema(body.content["application/json"].schema, { descriptions: true }) as JsonSchema;
+}

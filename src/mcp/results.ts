@@ -1,0 +1,66 @@
+// What a tool call answers: its data as structuredContent and the same as JSON text, or an error
+// result (isError) an agent can act on: the field and what was wrong with it, in the problem
+// details' words. Nothing here throws: every failure becomes a result, so that no call can take the
+// server down or leave a request unanswered.
+import { NoRevisionCreatedError } from "../client/deploy-revision.js";
+import { ApiError } from "../client/errors.js";
+import { RequestTimeoutError } from "../client/timeout.js";
+import { RevisionWaitTimeoutError } from "../client/wait-for-revision.js";
+import { ArgumentError } from "./arguments.js";
+
+export interface ToolResult {
+  [key: string]: unknown;
+  content: { type: "text"; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/** Data as a result: structuredContent, and the same JSON as text for clients that read only text. */
+export function dataResult(data: Record<string, unknown>, options: { isError?: boolean; summary?: string } = {}): ToolResult {
+  const content: ToolResult["content"] = [];
+  if (options.summary) content.push({ type: "text", text: options.summary });
+  content.push({ type: "text", text: JSON.stringify(data) });
+  return { content, structuredContent: data, ...(options.isError ? { isError: true } : {}) };
+}
+
+export function errorResult(text: string): ToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+/** `/source_config/cpu` as the argument it came from: `source_config.cpu`. */
+function fieldOfPointer(pointer: string): string {
+  if (pointer === "") return "(body)";
+  return pointer
+    .slice(1)
+    .split("/")
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .reduce((out, segment) => (/^\d+$/.test(segment) ? `${out}[${segment}]` : out === "" ? segment : `${out}.${segment}`), "");
+}
+
+/** An error response of the service: status, title, detail, and each field with its detail. */
+function apiErrorText(tool: string, error: ApiError): string {
+  const lines = [`${tool}: the service answered ${error.status} ${error.title}: ${error.detail}`];
+  for (const field of error.errors) {
+    const where = field.parameter ?? fieldOfPointer(field.pointer ?? "");
+    lines.push(`- ${where}: ${field.detail}`);
+  }
+  if (error.status === 401 || error.status === 403)
+    lines.push("The API key or tenant of this server is not accepted: this cannot be fixed by changing the arguments.");
+  else if (error.status === 429 || error.status >= 500) lines.push("The service is busy or failing; trying again later may work.");
+  return lines.join("\n");
+}
+
+/** Any error of a tool as a result. */
+export function failureResult(tool: string, error: unknown): ToolResult {
+  if (error instanceof ArgumentError) {
+    return errorResult([`${tool}: invalid arguments, nothing was sent:`, ...error.issues.map((i) => `- ${i.field}: ${i.detail}`)].join("\n"));
+  }
+  if (error instanceof ApiError) return errorResult(apiErrorText(tool, error));
+  if (error instanceof NoRevisionCreatedError) return errorResult(`${tool}: ${error.message}`);
+  if (error instanceof RevisionWaitTimeoutError || error instanceof RequestTimeoutError) return errorResult(`${tool}: ${error.message}`);
+  if (error instanceof Error && error.name === "AbortError") return errorResult(`${tool}: cancelled`);
+  // fetch's own failures (refused connection, DNS) are TypeErrors whose cause says why.
+  const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : "";
+  const message = error instanceof Error ? `${error.message}${cause}` : String(error);
+  return errorResult(`${tool}: ${message}`);
+}

@@ -1,0 +1,56 @@
+// rollback: deploy again what an earlier revision ran (the client's findRollbackTarget and
+// rollbackPatch), then wait for the new revision like deploy does. The service has no rollback
+// endpoint: a rollback is a PATCH that creates a new revision, so it is neither free nor idempotent.
+import { patchForRevision } from "../client/deploy-revision.js";
+import { findRollbackTarget, NoRollbackTargetError, rollbackPatch } from "../client/rollback.js";
+import { inputSchema, parameterArgument, readArguments } from "./arguments.js";
+import { errorResult } from "./results.js";
+import { currentRevision, DEFAULT_TIMEOUT_SECONDS, followRevision, outcomeResult, outcomeSchema, waitArguments } from "./revision-tools.js";
+import { type ToolDefinition, writeHints } from "./tool.js";
+
+const args = {
+  operationId: "getDeployment",
+  parameters: ["deployment_id"],
+  own: {
+    revision_id: parameterArgument("getRevision", "revision_id", {
+      description: "The earlier revision whose source to deploy again. Default: the newest DEPLOYED revision older than the active one.",
+    }),
+    ...waitArguments,
+  },
+} as const;
+
+const schema = outcomeSchema(true);
+
+export const rollback: ToolDefinition = {
+  name: "rollback",
+  title: "Roll back a deployment",
+  description:
+    "Rolls a deployment back: deploys again the source of an earlier revision (revision_id, or by default the newest DEPLOYED " +
+    "revision older than the active one; a repository revision is pinned to the commit it was built from). It creates a new " +
+    "revision and, by default, waits for it like deploy, reporting each state as progress. Answers the new revision " +
+    "(isError unless DEPLOYED), the deployment, and target_revision_id. Use list_revisions to pick a target. Calling it twice " +
+    "without revision_id goes back and forth between two revisions.",
+  inputSchema: inputSchema(args),
+  outputSchema: { ...schema, properties: { ...(schema.properties as object), target_revision_id: { type: "string" } } },
+  annotations: writeHints({ destructive: true, idempotent: false }),
+  async run(raw, context) {
+    const read = readArguments(args, raw, "rollback");
+    const deploymentId = read.path.deployment_id as string;
+    const toRevisionId = read.own.revision_id as string | undefined;
+    let found: Awaited<ReturnType<typeof findRollbackTarget>>;
+    try {
+      found = await findRollbackTarget(context.client, deploymentId, { toRevisionId, signal: context.signal });
+    } catch (error) {
+      if (error instanceof NoRollbackTargetError) return errorResult(`rollback: ${error.message}. Nothing was changed.`);
+      throw error;
+    }
+    const patch = rollbackPatch(found.deployment, found.target);
+    const { deployment, revisionId } = await patchForRevision(context.client, deploymentId, patch, { signal: context.signal, abortPatch: false });
+    const target = { target_revision_id: found.target.id };
+    if (read.own.wait === false) {
+      return outcomeResult({ deploymentId, deployment, revision: await currentRevision(context, deploymentId, revisionId) }, false, target);
+    }
+    const timeout = (read.own.timeout_seconds as number | undefined) ?? DEFAULT_TIMEOUT_SECONDS;
+    return outcomeResult({ ...(await followRevision(context, deploymentId, revisionId, timeout)), deployment }, true, target);
+  },
+};

@@ -1,0 +1,93 @@
+// createMcpServer: the MCP server over a DeploymentsClient, with the SDK's low-level Server so that
+// the tools' schemas are the plain JSON Schema built from the document. Each call is caught whole:
+// a bad argument, an error of the service or a bug in a tool answers an error result, and the
+// server goes on answering.
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { DeploymentsClient } from "../client/client.js";
+import { DEFAULT_WAIT } from "../client/wait-for-revision.js";
+import { openApiDocument } from "./json-schema.js";
+import { maskValues } from "./mask.js";
+import { failureResult } from "./results.js";
+import type { ToolContext } from "./tool.js";
+import { toolsFor } from "./tools.js";
+
+export interface McpServerOptions {
+  /** The client the tools call the service with (its base URL, key, tenant, retries and timeouts). */
+  client: DeploymentsClient;
+  /** Serve only the tools that change nothing (no deploy, rollback or update_listener). Default false. */
+  readOnly?: boolean;
+  /** The pause between two polls of a revision while a tool waits. Default 2,000 ms. */
+  pollIntervalMs?: number;
+  /**
+   * Values never to show an agent, such as the API key: replaced by *** wherever they stand whole in
+   * a result, as a net for a service that repeats them. The secrets sent by a deploy are added per call.
+   */
+  redact?: readonly string[];
+}
+
+const INSTRUCTIONS = `Tools for the Deployment Management Service: agent applications (deployments) and their revisions.
+To deploy: list_deployments (find the id) -> deploy (patch + wait; progress reports each revision state) -> the answer says whether it ended DEPLOYED.
+A failed revision is an answer with isError set and the revision in structuredContent; list_revisions shows the history.`;
+
+/** Secret values in a deploy's arguments, so that an answer never repeats them. */
+function secretValuesOf(args: unknown): string[] {
+  const secrets = (args as { secrets?: unknown } | undefined)?.secrets;
+  if (!Array.isArray(secrets)) return [];
+  return secrets.map((s) => (s as { value?: unknown } | null)?.value).filter((v): v is string => typeof v === "string");
+}
+
+export function createMcpServer(options: McpServerOptions): Server {
+  if (typeof options !== "object" || options === null || typeof options.client?.GET !== "function") {
+    throw new TypeError("createMcpServer: expected { client } with a client from createDeploymentsClient");
+  }
+  const { client, readOnly = false, pollIntervalMs = DEFAULT_WAIT.intervalMs, redact = [] } = options;
+  const tools = toolsFor(readOnly);
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const server = new Server(
+    { name: "deployment-management-api", version: String((openApiDocument.info as { version?: unknown })?.version ?? "0") },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: tools.map((tool) => ({
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      outputSchema: tool.outputSchema,
+      annotations: tool.annotations,
+    })),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name, arguments: args } = request.params;
+    const tool = byName.get(name);
+    if (!tool) {
+      const hidden = readOnly && toolsFor(false).some((t) => t.name === name) ? " (this server is read-only)" : "";
+      throw new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(name)}${hidden}; the tools are ${tools.map((t) => t.name).join(", ")}`);
+    }
+    const progressToken = extra._meta?.progressToken;
+    let step = 0;
+    const context: ToolContext = {
+      client,
+      signal: extra.signal,
+      intervalMs: pollIntervalMs,
+      async progress(message) {
+        if (progressToken === undefined || extra.signal.aborted) return;
+        step += 1;
+        // A caller that went away cannot be told; the work goes on to its end or its cancel.
+        await extra.sendNotification({ method: "notifications/progress", params: { progressToken, progress: step, message } }).catch(() => {});
+      },
+    };
+    let result: Awaited<ReturnType<typeof tool.run>>;
+    try {
+      result = await tool.run(args, context);
+    } catch (error) {
+      result = failureResult(name, error);
+    }
+    return maskValues(result, [...redact, ...secretValuesOf(args)]);
+  });
+
+  return server;
+}
