@@ -117,7 +117,8 @@ export function simulatorPlugin(options: SimulatorPluginOptions = {}): Simulator
       // The old one first lets go of the state file, which one simulator at a time may hold.
       if (previous) await (await previous.catch(() => undefined))?.close();
       // The persistence (and node:sqlite under it) is loaded only when a state file is asked for.
-      if (file) await mkdir(dirname(file), { recursive: true });
+      // A directory that cannot be made (a file is in the way) is said by the state file's own check.
+      if (file) await mkdir(dirname(file), { recursive: true }).catch(() => {});
       const persistence = file ? (await import("../simulator/node/index.js")).createStateFilePersistence(file) : undefined;
       const sim = createSimulator({
         ...(stepSeconds !== undefined ? { stepSeconds } : {}),

@@ -43,7 +43,8 @@ export function checkUserFile(path: string): "file" | "missing" {
   try {
     link = lstatSync(path);
   } catch (error) {
-    if (code(error) !== "ENOENT") throw new UnusableFileError(path, `it cannot be examined (${code(error)})`);
+    // ENOTDIR: a path under a file; said below as what its directory is.
+    if (code(error) !== "ENOENT" && code(error) !== "ENOTDIR") throw new UnusableFileError(path, `it cannot be examined (${code(error)})`);
     let parent: Stats;
     try {
       parent = statSync(dirname(path));

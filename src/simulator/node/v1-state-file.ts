@@ -3,9 +3,10 @@
 // `<byte length of json> <crc32 of json, 8 hex digits> <json>\n`, json being an array of changes in
 // the 1.0 vocabulary (put_deployment carried a deployment with all its revisions). A last line cut
 // short (a crash while it was written) is ignored, as 1.0 did. Neither file is changed.
-import { existsSync, readFileSync } from "node:fs";
+import { closeSync, constants, existsSync, readFileSync } from "node:fs";
 import { crc32 } from "node:zlib";
 import type { DeploymentRecord, Listener, State } from "../core/model.js";
+import { checkUserFile, openUserFile, UnusableFileError } from "./user-file.js";
 
 /** The journal beside a 1.0 state file. */
 export function v1JournalPath(file: string): string {
@@ -28,10 +29,18 @@ type V1Change =
 /** The state a 1.0 state file holds, snapshot and journal replayed. Throws `fail(reason)` when it is not one. */
 export function readV1StateFile(file: string, fail: (reason: string) => Error): State {
   let state: State | undefined;
+  // Looked at before it is opened: readFileSync of a FIFO would wait for a writer forever.
   const read = (path: string): Buffer | undefined => {
     try {
-      return readFileSync(path);
+      if (checkUserFile(path) === "missing") return undefined;
+      const fd = openUserFile(path, constants.O_RDONLY);
+      try {
+        return readFileSync(fd);
+      } finally {
+        closeSync(fd);
+      }
     } catch (error) {
+      if (error instanceof UnusableFileError) throw fail(`${path} cannot be read: ${error.reason}`);
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw fail(`${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
     }
