@@ -280,10 +280,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The integration's identifier; repositories listed through it carry it as `host_integration_id`.
-                 * @example 9c1e5a3f-2d7b-4f8e-b4a6-6e0d2c9f1b73
+                 * @description The forge integration's identifier; repositories listed through it carry it as `host_integration_id`.
+                 * @example 4f6a8c2e-1b3d-4e5f-9a7c-8d0e2f4b6a19
                  */
-                integration_id: components["parameters"]["IntegrationId"];
+                integration_id: components["parameters"]["ForgeIntegrationId"];
             };
             cookie?: never;
         };
@@ -1354,6 +1354,11 @@ export interface components {
          * @example 9c1e5a3f-2d7b-4f8e-b4a6-6e0d2c9f1b73
          */
         IntegrationId: string;
+        /**
+         * @description The forge integration's identifier; repositories listed through it carry it as `host_integration_id`.
+         * @example 4f6a8c2e-1b3d-4e5f-9a7c-8d0e2f4b6a19
+         */
+        ForgeIntegrationId: string;
     };
     requestBodies: never;
     headers: {
@@ -1787,10 +1792,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The integration's identifier; repositories listed through it carry it as `host_integration_id`.
-                 * @example 9c1e5a3f-2d7b-4f8e-b4a6-6e0d2c9f1b73
+                 * @description The forge integration's identifier; repositories listed through it carry it as `host_integration_id`.
+                 * @example 4f6a8c2e-1b3d-4e5f-9a7c-8d0e2f4b6a19
                  */
-                integration_id: components["parameters"]["IntegrationId"];
+                integration_id: components["parameters"]["ForgeIntegrationId"];
             };
             cookie?: never;
         };

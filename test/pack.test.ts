@@ -3,7 +3,7 @@
 // a JavaScript consumer against a local node:http server.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { lstat, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
 import { promisify } from "node:util";
@@ -30,6 +30,7 @@ interface PackResult {
 let work: string;
 let consumer: string;
 let packed: PackResult;
+let installOutput = "";
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "dms-pack-"));
@@ -41,7 +42,8 @@ beforeAll(async () => {
   await writeFile(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
   const install = ["install", "--no-audit", "--no-fund", "--no-save", join(work, packed.filename)];
   // The dependencies come from the npm cache; --prefer-offline where the cache lacks something.
-  await run(npm, [...install, "--offline"], { cwd: consumer }).catch(() => run(npm, [...install, "--prefer-offline"], { cwd: consumer }));
+  const installed = await run(npm, [...install, "--offline"], { cwd: consumer }).catch(() => run(npm, [...install, "--prefer-offline"], { cwd: consumer }));
+  installOutput = `${installed.stdout}${installed.stderr}`;
 }, 120_000);
 
 afterAll(async () => {
@@ -49,6 +51,15 @@ afterAll(async () => {
 });
 
 describe("npm pack", () => {
+  it("installs without a word about the package itself: its manifest has no lifecycle script", async () => {
+    const warnings = installOutput.split("\n").filter((line) => /warn/i.test(line) && line.includes("deployment-management-api"));
+    expect(warnings).toEqual([]);
+    const manifest = JSON.parse(await readFile(join(consumer, "node_modules/deployment-management-api/package.json"), "utf8"));
+    for (const lifecycle of ["preinstall", "install", "postinstall", "prepare", "prepack", "postpack", "prepublishOnly"]) {
+      expect(manifest.scripts?.[lifecycle], lifecycle).toBeUndefined();
+    }
+  });
+
   it("packs the compiled client, its types and the generated files, not the sources or tests", () => {
     const paths = packed.files.map((f) => f.path);
     for (const file of [
@@ -162,6 +173,74 @@ export async function main(deploymentId: string): Promise<Revision> {
     // Samples for scripts may use Node globals: this repository's @types/node.
     await writeConsumerTsconfig("tsconfig.readme.json", files, { typeRoots: [join(ROOT, "node_modules/@types")], types: ["node"], skipLibCheck: true });
     expect(await typeCheck("tsconfig.readme.json")).toBe("");
+  });
+
+  describe("keeps its types in every common project setting", () => {
+    // What a React app with TanStack Query and a Standard Schema form library reads from the package.
+    // Each line fails to compile when the data it reads turns unknown or any (the @ts-expect-error
+    // lines then have no error to expect), in strict and in loose projects alike.
+    const MATRIX_CONSUMER = `import { createDeploymentsClient } from "deployment-management-api";
+import { createQueries } from "deployment-management-api/query";
+import { Deployment as DeploymentSchema } from "deployment-management-api/schemas";
+import { QueryClient, useQuery } from "@tanstack/react-query";
+
+const client = createDeploymentsClient({ baseUrl: "http://127.0.0.1:4011", apiKey: "dev" });
+const q = createQueries(client);
+
+export async function read(): Promise<string[]> {
+  const { data } = await client.GET("/v2/deployments", { params: { query: { limit: 2 } } });
+  if (!data) return [];
+  const names: string[] = data.resources.map((d) => d.name);
+  // @ts-expect-error a deployment's name is a string
+  const wrong: number = data.resources[0].name;
+  const fetched = await new QueryClient().fetchQuery(q.listDeployments({ params: { query: { limit: 2 } } }));
+  const offset: number = fetched.offset;
+  // @ts-expect-error offset is a number
+  const wrongOffset: string = fetched.offset;
+  const checked = DeploymentSchema["~standard"].validate({});
+  if (!(checked instanceof Promise) && !checked.issues && checked.value) names.push(checked.value.name);
+  // @ts-expect-error a validated deployment's name is a string
+  if (!(checked instanceof Promise) && !checked.issues && checked.value) names.push(checked.value.created_at.getTime());
+  return [...names, String(offset), String(wrong), wrongOffset];
+}
+
+export function useFirstName(): string | undefined {
+  const { data } = useQuery(q.listDeployments({ params: { query: { limit: 2 } } }));
+  if (!data) return undefined;
+  // @ts-expect-error the list's items are deployments
+  const wrong: number = data.resources[0].name;
+  return data.resources[0].name + String(wrong);
+}
+`;
+    const compilers = [["TypeScript 5.9", TSC], ...(existsSync(TSC7) ? [["TypeScript 7", TSC7]] : [])] as const;
+    const settings = [
+      { name: "strict, NodeNext", module: "NodeNext", moduleResolution: "NodeNext", strict: true },
+      { name: "loose (strict: false), NodeNext", module: "NodeNext", moduleResolution: "NodeNext", strict: false },
+      { name: "strict, bundler", module: "ESNext", moduleResolution: "Bundler", strict: true },
+      { name: "loose (strict: false), bundler", module: "ESNext", moduleResolution: "Bundler", strict: false },
+    ];
+
+    beforeAll(async () => {
+      // The optional peers a React consumer installs, from this repository's own node_modules.
+      for (const name of ["@tanstack/query-core", "@tanstack/react-query", "react", "@types/react"]) {
+        const target = join(consumer, "node_modules", name);
+        if (existsSync(target)) continue;
+        await mkdir(join(target, ".."), { recursive: true });
+        await symlink(join(ROOT, "node_modules", name), target, "dir");
+      }
+      await writeFile(join(consumer, "matrix.ts"), MATRIX_CONSUMER);
+    });
+
+    for (const [compiler, tsc] of compilers) {
+      for (const setting of settings) {
+        it(`${compiler}, ${setting.name}`, async () => {
+          const { name, ...options } = setting;
+          const file = `tsconfig.matrix-${compiler.replace(/\W/g, "")}-${name.replace(/\W+/g, "-")}.json`;
+          await writeConsumerTsconfig(file, ["matrix.ts"], { ...options, types: [], skipLibCheck: true, jsx: "react-jsx" });
+          expect(await typeCheck(file, tsc)).toBe("");
+        });
+      }
+    }
   });
 
   describe("runs a JavaScript consumer", () => {

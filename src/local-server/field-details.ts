@@ -49,11 +49,15 @@ export interface ViolationView {
  * Drops the echoes of one violation: a bad field inside a nullable object (`anyOf: [X, {type:
  * "null"}]`) also fails the null branch, so the validator reports the object itself as "must be
  * null" and "must match a schema in anyOf" next to the real reason; and a number that is not an
- * integer also fails `format: int32`, which the type error already says. The simulator (ajv's
- * errors) and the mock's front (Prism's violations) both filter with this.
+ * integer also fails `format: int32`, which the type error already says; and a violation
+ * reported twice, word for word. The simulator (ajv's errors) and the mock's front (Prism's
+ * violations) both filter with this.
  */
 export function withoutEchoes<T>(violations: readonly T[], view: (violation: T) => ViolationView): T[] {
-  const seen = violations.map((v) => ({ v, ...view(v) }));
+  // A validator that reaches one schema by two ways (an allOf inside an anyOf branch, with
+  // unevaluatedProperties) reports the same violation twice, word for word: say it once.
+  const distinct = new Map(violations.map((v) => [JSON.stringify(v), v]));
+  const seen = [...distinct.values()].map((v) => ({ v, ...view(v) }));
   const isEcho = (x: ViolationView) => x.keyword === "anyOf" || x.keyword === "oneOf" || (x.keyword === "type" && x.expectedNull);
   const specific = seen.filter((x) => !isEcho(x)).map((x) => x.path);
   const wrongType = new Set(seen.filter((x) => x.keyword === "type" && !isEcho(x)).map((x) => x.path));

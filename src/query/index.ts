@@ -47,9 +47,14 @@ export type MutationVariables<K extends MutationOperationId> = Pick<Exclude<Init
 /** A query key of this package: `["dms", "deployments", id, "revisions", { limit: 20 }]`, tagged with its data and error types. */
 export type DmsQueryKey<Data> = DataTag<readonly unknown[], Data, ApiError>;
 
-/** The part of TanStack's Query a refetchInterval function reads. */
-interface PolledQuery {
-  state: { data: unknown; status: "pending" | "error" | "success" };
+/**
+ * The part of TanStack's Query a refetchInterval function reads. Its data is typed as the query's
+ * own: TypeScript infers useQuery's data type from every member of the options, this one included,
+ * and without strictFunctionTypes (projects with `"strict": false`) an `unknown` here won and made
+ * `useQuery(...).data` unknown.
+ */
+interface PolledQuery<Data> {
+  state: { data: Data | undefined; status: "pending" | "error" | "success" };
 }
 
 /** Options for useQuery, useSuspenseQuery, QueryClient.fetchQuery and the like. Errors are ApiErrors. */
@@ -57,7 +62,7 @@ export interface DmsQueryOptions<Data> {
   queryKey: DmsQueryKey<Data>;
   queryFn: (context: { signal: AbortSignal }) => Promise<Data>;
   /** With `pollUntilTerminal`: the polling interval, false once the revision's status is terminal (or the query failed). */
-  refetchInterval?: (query: PolledQuery) => number | false;
+  refetchInterval?: (query: PolledQuery<Data>) => number | false;
 }
 
 type PageOf<K extends PagedOperationId> = QueryData<K>;

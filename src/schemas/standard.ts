@@ -13,8 +13,15 @@ export interface StandardIssue {
   readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
 }
 
-/** The outcome of `~standard.validate`: the value (typed as the schema's type), or the issues. */
-export type StandardResult<Output> = { readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardIssue> };
+/**
+ * The outcome of `~standard.validate`: the value (typed as the schema's type), or the issues. A
+ * failure also declares `value?: undefined`: with strictNullChecks off (`"strict": false`),
+ * `if (!result.issues)` cannot narrow the union, and `result.value` must still be readable, and
+ * typed, on the union as a whole. It stays assignable to Standard Schema's own result type.
+ */
+export type StandardResult<Output> =
+  | { readonly value: Output; readonly issues?: undefined }
+  | { readonly issues: ReadonlyArray<StandardIssue>; readonly value?: undefined };
 
 /** The Standard Schema v1 interface. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {

