@@ -34,4 +34,5 @@ export const HELP: Readonly<Record<string, string>> = {
   deployments: commandHelp(COMMANDS.deployments, {}),
   revisions: commandHelp(COMMANDS.revisions, {}),
   simulate: commandHelp(COMMANDS.simulate, {}),
+  mcp: commandHelp(COMMANDS.mcp, {}),
 };

@@ -13,6 +13,7 @@ const API_COMMANDS: Record<string, () => Promise<{ run: Run }>> = {
   wait: () => import("./commands/wait.js"),
   deployments: () => import("./commands/deployments.js"),
   revisions: () => import("./commands/revisions.js"),
+  mcp: () => import("./commands/mcp.js"),
 };
 const COMMANDS = [...Object.keys(API_COMMANDS), "simulate"];
 

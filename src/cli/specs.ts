@@ -181,8 +181,31 @@ Environment: SIMULATOR_API_KEYS, comma-separated keys to accept (by default any 
   ],
 } as const satisfies CommandSpec;
 
+export const MCP_FLAGS = {
+  "read-only": { type: "boolean", description: "list and serve only the tools that change nothing (no deploy, rollback or update_listener)" },
+  interval: { type: "string", placeholder: "DURATION", description: "the pause between polls while a tool waits for a revision", default: "2s" },
+} as const;
+
+export const MCP = {
+  name: "mcp",
+  summary: "serve the API's tools to an AI agent (Model Context Protocol, over stdio)",
+  positionals: [],
+  description: `Runs an MCP server on stdin and stdout for an agent (Claude Code, Claude Desktop, Cursor, VS Code):
+tools to list and read deployments and revisions, deploy and roll back with progress, and wait. It
+ends when the client closes stdin. Needs the optional peer @modelcontextprotocol/sdk.`,
+  groups: [{ flags: MCP_FLAGS }, CONNECTION],
+  notes: `${DURATIONS}
+The API key is read here, never from a tool's arguments, and never shows in a result. stdout carries only the protocol.`,
+  example: ["claude mcp add dms --env DMS_BASE_URL=http://127.0.0.1:4011 --env DMS_API_KEY=dev -- npx dms mcp --read-only"],
+  exitCodes: [
+    [0, "the client closed stdin"],
+    [1, "@modelcontextprotocol/sdk is not installed (the message says how to install it)"],
+    [2, "usage error (unknown flag, bad value, missing DMS_BASE_URL or DMS_API_KEY); nothing was started"],
+  ],
+} as const satisfies CommandSpec;
+
 /** Every command, in the order `dms --help` lists them. */
-export const COMMANDS = { deploy: DEPLOY, wait: WAIT, deployments: DEPLOYMENTS, revisions: REVISIONS, simulate: SIMULATE } as const;
+export const COMMANDS = { deploy: DEPLOY, wait: WAIT, deployments: DEPLOYMENTS, revisions: REVISIONS, simulate: SIMULATE, mcp: MCP } as const;
 export type CommandName = keyof typeof COMMANDS;
 
 export const OUTPUT_NOTE = `Output: one line per state change with the elapsed time (a live spinner and colours on a
