@@ -4,6 +4,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, test } from "vitest";
+import { factPages, factsFromPack, markedFacts } from "../../scripts/doc-facts.mjs";
 import { ROOT } from "../support/document.js";
 
 const run = promisify(execFile);
@@ -65,5 +66,17 @@ describe("npm pack --dry-run", () => {
     collect(pkg.bin);
     expect([...targets].filter((t) => !paths.includes(t))).toEqual([]);
     console.info(`npm pack: ${packed.size} bytes packed, ${packed.unpackedSize} bytes unpacked, ${packed.entryCount} files`);
+  });
+
+  test("the sizes and counts the docs state are the ones measured (node scripts/doc-facts.mjs writes them)", async () => {
+    const { readFile } = await import("node:fs/promises");
+    const facts = factsFromPack(packed);
+    const stated = [];
+    for (const page of factPages()) {
+      for (const { name, stated: value } of markedFacts(await readFile(`${ROOT}/${page}`, "utf8"))) stated.push({ page, name, value });
+    }
+    // The pages that give the tarball's size and the validators' share mark them.
+    expect(new Set(stated.map((s) => s.name))).toEqual(new Set(Object.keys(facts)));
+    expect(stated.filter((s) => s.value !== facts[s.name as keyof typeof facts])).toEqual([]);
   });
 });

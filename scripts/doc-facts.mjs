@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// Sizes and counts the docs state about the package, measured instead of remembered. A docs page
+// marks each such figure: <!-- fact:pack.size -->1.1 MB<!-- /fact -->. This script measures them
+// with `npm pack --dry-run` and writes them into every marked place; test/docs/pack-content.test.ts
+// measures the same way and fails when a page states another figure.
+//   node scripts/doc-facts.mjs           rewrite the marked figures in README.md and docs/
+//   node scripts/doc-facts.mjs --check   print what differs and exit 1, without writing
+// Compile first (npm run build:ts): the dry run lists dist/ as it is.
+import { execFileSync } from "node:child_process";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const MARKED = /<!-- fact:([\w.]+) -->(.*?)<!-- \/fact -->/g;
+
+/** Bytes as a reader takes them in: two significant digits, so a small change moves no figure. */
+function bytes(n) {
+  const [unit, size] = n >= 1e6 ? ["MB", n / 1e6] : ["kB", n / 1e3];
+  return `${Number(size.toPrecision(2))} ${unit}`;
+}
+
+/** A count to two significant digits ("about 250"). */
+function count(n) {
+  return String(Number(n.toPrecision(2)));
+}
+
+/**
+ * Every figure the docs may mark, from one `npm pack --dry-run --json` entry
+ * ({ size, unpackedSize, entryCount, files: [{ path, size }] }).
+ */
+export function factsFromPack(pack) {
+  const validators = pack.files.filter((f) => f.path.startsWith("generated/schemas/"));
+  return {
+    "pack.size": bytes(pack.size),
+    "pack.unpacked": bytes(pack.unpackedSize),
+    "pack.files": count(pack.entryCount),
+    "schemas.unpacked": bytes(validators.reduce((sum, f) => sum + f.size, 0)),
+    "schemas.files": count(validators.length),
+  };
+}
+
+/** The pages that may mark facts. */
+export function factPages() {
+  return [
+    "README.md",
+    ...readdirSync(join(ROOT, "docs"))
+      .filter((n) => n.endsWith(".md"))
+      .map((n) => join("docs", n)),
+  ];
+}
+
+/** Each marked figure of a page: { name, stated }. */
+export function markedFacts(markdown) {
+  return [...markdown.matchAll(MARKED)].map((m) => ({ name: m[1], stated: m[2] }));
+}
+
+/** The page with every marked figure replaced by its measured value; an unknown name throws. */
+export function withFacts(markdown, facts) {
+  return markdown.replace(MARKED, (_, name) => {
+    if (!(name in facts)) throw new Error(`unknown fact "${name}" (known: ${Object.keys(facts).join(", ")})`);
+    return `<!-- fact:${name} -->${facts[name]}<!-- /fact -->`;
+  });
+}
+
+export function measurePack() {
+  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+  const stdout = execFileSync(npm, ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, maxBuffer: 1 << 24, encoding: "utf8" });
+  return JSON.parse(stdout.slice(stdout.indexOf("[")))[0];
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const facts = factsFromPack(measurePack());
+  const check = process.argv.includes("--check");
+  let differs = 0;
+  for (const page of factPages()) {
+    const path = join(ROOT, page);
+    const before = readFileSync(path, "utf8");
+    const after = withFacts(before, facts);
+    if (after === before) continue;
+    differs++;
+    console.log(`${page}: ${check ? "states other figures than measured" : "updated"}`);
+    if (!check) writeFileSync(path, after);
+  }
+  console.log(
+    Object.entries(facts)
+      .map(([name, value]) => `${name} = ${value}`)
+      .join("\n"),
+  );
+  if (check && differs > 0) process.exit(1);
+}
