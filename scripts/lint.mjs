@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Lints the document with Redocly (the split source) and Spectral (the bundle: Spectral 6.16
+// Lints the document with Redocly (the split source, and the Arazzo workflows) and Spectral (the bundle: Spectral 6.16
 // reports false errors on Path Item $refs in split 3.1 files). Fails on any error or warning.
 // Prints one line per linter with its counts; --json prints them as JSON for tests.
 import { execFile } from "node:child_process";
@@ -21,12 +21,18 @@ async function jsonOutput(args) {
   }
 }
 
+// The split OpenAPI source (the api of redocly.yaml) and the Arazzo workflows, in one run.
+const REDOCLY_FILES = ["deployments@v2", "arazzo/deployments.arazzo.yaml"];
+
 async function redocly() {
-  const out = await jsonOutput([join(root, "node_modules/@redocly/cli/bin/cli.js"), "lint", "--format", "json"]);
-  const { totals, problems } = JSON.parse(out.slice(out.indexOf("{")));
+  const out = await jsonOutput([join(root, "node_modules/@redocly/cli/bin/cli.js"), "lint", ...REDOCLY_FILES, "--format", "json"]);
+  // One JSON report per file, one after the other.
+  const reports = JSON.parse(`[${out.slice(out.indexOf("{")).replace(/\}\s*\{(?=\s*"totals")/g, "},{")}]`);
+  const problems = reports.flatMap((report) => report.problems);
   return {
-    errors: totals.errors,
-    warnings: totals.warnings,
+    files: REDOCLY_FILES,
+    errors: reports.reduce((sum, report) => sum + report.totals.errors, 0),
+    warnings: reports.reduce((sum, report) => sum + report.totals.warnings, 0),
     problems: problems.map((p) => `${p.ruleId}: ${p.message} (${p.location?.[0]?.pointer ?? ""})`),
   };
 }

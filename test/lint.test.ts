@@ -19,6 +19,7 @@ describe("lint", () => {
       stdout = error.stdout;
     }
     const report = JSON.parse(stdout);
+    expect(report.redocly.files).toContain("arazzo/deployments.arazzo.yaml");
     expect(report.redocly.problems).toEqual([]);
     expect(report.spectral.problems).toEqual([]);
     expect([report.redocly.errors, report.redocly.warnings, report.spectral.errors, report.spectral.warnings]).toEqual([0, 0, 0, 0]);
