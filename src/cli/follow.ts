@@ -126,13 +126,16 @@ export function failedOutcome(run: RevisionRun, error: unknown, revisionId: stri
 export function finish(run: RevisionRun, outcome: RunOutcome): number {
   const { io, output } = run;
   const elapsed = elapsedMs(run);
-  const resume = isSignalExit(outcome.exitCode) && outcome.revisionId ? resumeCommand(run, outcome.revisionId) : undefined;
+  // A wait cut short, by a signal or by --timeout, leaves a revision that may still end well: say
+  // how to take the wait up again.
+  const cutShort = isSignalExit(outcome.exitCode) || outcome.exitCode === EXIT.timeout;
+  const resume = cutShort && outcome.revisionId ? resumeCommand(run, outcome.revisionId) : undefined;
 
   if (outcome.error) {
     output.diagnostic(`dms ${run.command}: ${outcome.error.summary}`, "red");
     for (const line of outcome.error.details) output.diagnostic(line);
   }
-  if (isSignalExit(outcome.exitCode)) {
+  if (cutShort) {
     output.diagnostic(`deployment ${run.deploymentId}`);
     output.diagnostic(`revision   ${outcome.revisionId ?? "(none created)"}`);
     if (resume) output.diagnostic(`resume with: ${resume}`);

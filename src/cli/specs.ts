@@ -92,7 +92,7 @@ const REVISION_EXIT_CODES = [
   [0, "the revision ended DEPLOYED (or, with --no-wait, was created)"],
   [1, "it ended CREATE_FAILED, BUILD_FAILED or DEPLOY_FAILED"],
   [2, "usage error (unknown flag, bad value or id, missing DMS_BASE_URL or DMS_API_KEY); nothing was sent"],
-  [3, "it did not end within --timeout"],
+  [3, "it did not end within --timeout; the ids and the dms wait command that resumes are printed"],
   [4, "it ended INTERRUPTED (a newer revision replaced it) or SKIPPED"],
   [5, "the patch created no revision (deploy)"],
   [6, "the API answered an error (its problem details are printed), or could not be reached"],

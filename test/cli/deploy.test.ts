@@ -99,6 +99,10 @@ describe.concurrent("dms deploy", () => {
     const result = await dms(["deploy", id, "--ref", "main", "--timeout", "300ms", "--interval", "50ms"], slowSim.env());
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/did not end within 0\.3s; last status CREATING/);
+    // The revision may still end well: the line that takes the wait up again, as after a signal.
+    const revision = /^revision {3}(\S+)$/m.exec(result.stderr)?.[1];
+    expect(revision).toMatch(/^[0-9a-f-]{36}$/);
+    expect(result.stderr).toContain(`resume with: dms wait ${id} ${revision} --timeout 300ms --interval 50ms`);
   });
 
   it("exit 4: a second deploy (--no-wait) of the same deployment interrupts the revision the first one waits on", async () => {
