@@ -1,6 +1,7 @@
 // Where to send requests and with which key: flags first, then DMS_BASE_URL, DMS_API_KEY and DMS_TENANT_ID.
 import { createDeploymentsClient, type DeploymentsClient } from "../client/client.js";
 import { DEFAULT_TIMEOUT_MS } from "../client/timeout.js";
+import { headerValueProblem, urlProblem } from "../shared/header-value.js";
 import { terminalSafe } from "./terminal-text.js";
 import { parseDuration, UsageError } from "./usage.js";
 
@@ -30,6 +31,9 @@ function pick(flags: ConnectionFlags, env: NodeJS.ProcessEnv, flag: "base-url" |
 export function readConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv): Connection {
   const base = pick(flags, env, "base-url", "DMS_BASE_URL");
   if (!base?.value) throw new UsageError("no service URL: set DMS_BASE_URL or pass --base-url");
+  // The URL parser drops tabs and line breaks: the requests would go to another URL than the one given.
+  const badUrl = urlProblem(base.value);
+  if (badUrl) throw new UsageError(`${base.source} cannot be used as the service URL: ${badUrl} (the value is not shown)`);
   let url: URL | undefined;
   try {
     url = new URL(base.value);
@@ -46,9 +50,20 @@ export function readConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv): 
   }
   const key = pick(flags, env, "api-key", "DMS_API_KEY");
   if (!key?.value) throw new UsageError("no API key: set DMS_API_KEY or pass --api-key");
+  sendable(key);
   const tenant = pick(flags, env, "tenant-id", "DMS_TENANT_ID");
+  if (tenant?.value) sendable(tenant);
   const requestTimeoutMs = parseDuration("--request-timeout", flags["request-timeout"], DEFAULT_TIMEOUT_MS);
   return { baseUrl: base.value.replace(/\/+$/, ""), apiKey: key.value, tenantId: tenant?.value || undefined, requestTimeoutMs };
+}
+
+/**
+ * A value sent as a header must be one fetch can send: otherwise fetch fails before sending, and
+ * that would read as a network failure (exit 6, which CI retries). The value is not shown: it may be the key.
+ */
+function sendable(picked: { value: string; source: string }): void {
+  const problem = headerValueProblem(picked.value);
+  if (problem) throw new UsageError(`${picked.source} cannot be sent as an HTTP header: ${problem} (the value is not shown)`);
 }
 
 export function clientFor(connection: Connection): DeploymentsClient {

@@ -5,7 +5,7 @@ import createClient, { type Client, type ClientPathsWithMethod, type FetchRespon
 import type { paths } from "../../generated/schema.js";
 import { rememberRequest } from "./errors.js";
 import { readSuccessData } from "./json-body.js";
-import { checkDelay, checkFunction, checkNonEmptyString, checkWholeNumber, resolveBaseUrl } from "./option-checks.js";
+import { checkDelay, checkFunction, checkHeaders, checkHeaderValue, checkWholeNumber, resolveBaseUrl } from "./option-checks.js";
 import { serializePath } from "./path-params.js";
 import { sameOriginRedirects } from "./redirects.js";
 import { DEFAULT_RETRY, type FetchFunction, type RetryOptions, withRetries } from "./retry.js";
@@ -73,13 +73,14 @@ const WHERE = "createDeploymentsClient";
 function checkOptions(options: DeploymentsClientOptions) {
   if (typeof options !== "object" || options === null) throw new TypeError(`${WHERE}: expected an options object`);
   const { retry = {} } = options;
-  if (options.tenantId !== undefined) checkNonEmptyString(WHERE, "tenantId", options.tenantId);
+  if (options.tenantId !== undefined) checkHeaderValue(WHERE, "tenantId", options.tenantId);
+  checkHeaders(WHERE, "headers", options.headers);
   if (options.fetch !== undefined) checkFunction(WHERE, "fetch", options.fetch);
   // Field by field, so that an explicit `undefined` keeps the default.
   const orDefault = <T>(value: T | undefined, fallback: T, check: (value: T) => T) => (value === undefined ? fallback : check(value));
   return {
     baseUrl: resolveBaseUrl(WHERE, "baseUrl", options.baseUrl),
-    apiKey: options.apiKey === undefined ? undefined : checkNonEmptyString(WHERE, "apiKey", options.apiKey),
+    apiKey: options.apiKey === undefined ? undefined : checkHeaderValue(WHERE, "apiKey", options.apiKey),
     timeoutMs: orDefault(options.timeoutMs, DEFAULT_TIMEOUT_MS, (v) => checkDelay(WHERE, "timeoutMs", v, true)),
     retry: {
       retries: orDefault(retry.retries, DEFAULT_RETRY.retries, (v) => checkWholeNumber(WHERE, "retry.retries", v)),

@@ -1,5 +1,7 @@
 // Checks of option values, so that a bad option fails at once with a TypeError naming it instead of
-// later as an empty header, endless retries (NaN) or a timer that fires at once.
+// later as an empty header, endless retries (NaN), a timer that fires at once, or a header or URL
+// that fetch cannot send (which would look like a network failure).
+import { headerValueProblem, urlProblem } from "../shared/header-value.js";
 
 /** setTimeout fires at once for longer delays than this (a 32-bit signed count of milliseconds). */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -18,6 +20,37 @@ export function checkNonEmptyString(where: string, name: string, value: unknown)
 }
 
 /**
+ * A value sent as a header: a non-empty string that fetch can send as it is. The value is not
+ * shown in the message (an API key is a secret).
+ */
+export function checkHeaderValue(where: string, name: string, value: unknown): string {
+  if (typeof value !== "string" || value === "") throw new TypeError(`${where}: ${name} must be a non-empty string`);
+  const problem = headerValueProblem(value);
+  if (problem) throw new TypeError(`${where}: ${name} cannot be sent as a header: ${problem} (the value is not shown)`);
+  return value;
+}
+
+/** Extra headers (a Headers, an object or a list of pairs): each value as checkHeaderValue, named `headers["X-Name"]`. */
+export function checkHeaders(where: string, name: string, value: unknown): void {
+  if (value === undefined || value === null) return;
+  let entries: Iterable<unknown>;
+  if (typeof Headers !== "undefined" && value instanceof Headers) return; // Headers checked its own values
+  if (Array.isArray(value)) entries = value;
+  else if (typeof value === "object") entries = Object.entries(value as object);
+  else throw new TypeError(`${where}: ${name} must be an object of header names to values`);
+  for (const entry of entries) {
+    const [key, v] = Array.isArray(entry) ? entry : [undefined, undefined];
+    const label = `${name}[${JSON.stringify(String(key))}]`;
+    // openapi-fetch drops null and undefined values; arrays are sent joined.
+    if (v === undefined || v === null) continue;
+    for (const one of Array.isArray(v) ? v : [v]) {
+      const problem = headerValueProblem(String(one));
+      if (problem) throw new TypeError(`${where}: ${label} cannot be sent as a header: ${problem} (the value is not shown)`);
+    }
+  }
+}
+
+/**
  * The service root as an absolute http(s) URL without a trailing slash. A relative value ("/api")
  * is resolved against the page's location (globalThis.location, in a browser or a worker); without
  * one (Node), it is a TypeError that says so. A URL with user:password@ is refused: fetch would send
@@ -25,6 +58,8 @@ export function checkNonEmptyString(where: string, name: string, value: unknown)
  */
 export function resolveBaseUrl(where: string, name: string, value: unknown): string {
   if (typeof value !== "string" || value.trim() === "") fail(where, name, "an http:// or https:// URL, absolute or relative to the page", value);
+  const problem = urlProblem(value);
+  if (problem) throw new TypeError(`${where}: ${name} cannot be used as a URL: ${problem}; the URL parser would send the request elsewhere`);
   const page = (globalThis as { location?: { href?: unknown } }).location?.href;
   let url: URL | undefined;
   try {

@@ -15,6 +15,7 @@ import type { Plugin, PreviewServer, ViteDevServer } from "vite";
 import { declaresTooLarge, readBodyWithin, tooLargeDetail } from "../local-server/body.js";
 import { REQUEST_BOUNDS } from "../local-server/bounds.js";
 import { isAllowedOrigin } from "../local-server/policy.js";
+import { headerValueProblem } from "../shared/header-value.js";
 import type { SimRequest } from "../simulator/core/router.js";
 import { problem, replyBody, type Reply } from "../simulator/core/reply.js";
 import { createSimulator, type Simulator, type SimulatorFault, type SimulatorLatency } from "../simulator/core/simulator.js";
@@ -85,6 +86,11 @@ export function simulatorPlugin(options: SimulatorPluginOptions = {}): Simulator
   if (apiKeys !== undefined && (!Array.isArray(apiKeys) || apiKeys.some((k) => typeof k !== "string" || k === ""))) {
     throw new TypeError("simulatorPlugin: apiKeys must be an array of non-empty strings.");
   }
+  apiKeys?.forEach((key, i) => {
+    // A key no client can send as X-Api-Key (a line break, a character above U+00FF) would never match.
+    const problem = headerValueProblem(key);
+    if (problem) throw new TypeError(`simulatorPlugin: apiKeys[${i}] cannot be sent as an X-Api-Key header: ${problem} (the key is not shown)`);
+  });
   if (options.latency !== undefined || options.faults !== undefined) {
     // Checked now, by the simulator's own rules, so a bad value stops the config from loading.
     try {

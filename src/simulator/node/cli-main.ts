@@ -7,7 +7,7 @@
 import { parseArgs } from "node:util";
 import { parseAllowedHost, parseCorsOrigin } from "../../local-server/policy.js";
 import type { SimulatorFault, SimulatorLatency } from "../core/simulator.js";
-import { startSimulator } from "./start.js";
+import { checkApiKeys, startSimulator } from "./start.js";
 
 /** A flag or environment value the simulator cannot use; the message names it. */
 export class SimulatorUsageError extends Error {
@@ -64,7 +64,14 @@ export async function runSimulatorCli(args: string[]): Promise<void> {
   const stateFile = values.state ?? (env.SIMULATOR_STATE || undefined);
   const importState = values["import-state"];
   if (importState !== undefined && !stateFile) throw new SimulatorUsageError(`--import-state needs --state FILE, the new SQLite file to import into. ${USAGE}`);
-  const apiKeys = env.SIMULATOR_API_KEYS?.split(",").filter(Boolean);
+  const apiKeys = env.SIMULATOR_API_KEYS?.split(",")
+    .map((key) => key.trim())
+    .filter(Boolean);
+  try {
+    checkApiKeys("SIMULATOR_API_KEYS", apiKeys);
+  } catch (error) {
+    throw new SimulatorUsageError((error as Error).message.replace(/^SIMULATOR_API_KEYS\[(\d+)\]/, (_, i) => `SIMULATOR_API_KEYS (key ${Number(i) + 1})`));
+  }
   const stepSeconds = number("--step-seconds", values["step-seconds"]);
   const seedDeployments = number("--seed-deployments", values["seed-deployments"] ?? env.SIMULATOR_SEED_DEPLOYMENTS);
   const latency = latencyFlag(values.latency);

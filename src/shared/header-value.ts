@@ -1,0 +1,32 @@
+// What a header value may hold, checked where a value enters (a flag, a variable, an option), so a
+// value that cannot be sent is refused as the caller's mistake before anything is sent, instead of
+// failing inside fetch as if the network had. The rule is Node's (the strictest of fetch and
+// node:http): tab, visible ASCII and space, and the bytes 0x80-0xFF (a header is bytes, so nothing
+// above U+00FF); no whitespace at either end, which fetch would strip and send a different value.
+
+/** Why `value` cannot be sent as a header value, or undefined when it can. Never quotes the value. */
+export function headerValueProblem(value: string): string | undefined {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 0x09 || (c >= 0x20 && c <= 0x7e) || (c >= 0x80 && c <= 0xff)) continue;
+    const at = `U+${c.toString(16).toUpperCase().padStart(4, "0")} at position ${i + 1}`;
+    if (c === 0x0a || c === 0x0d) return `it contains a line break (${at})`;
+    if (c === 0x00) return `it contains a NUL character (${at})`;
+    if (c < 0x20 || c === 0x7f) return `it contains a control character (${at})`;
+    return `it contains a character a header cannot carry (${at}; only bytes up to U+00FF)`;
+  }
+  if (/^[\t ]|[\t ]$/.test(value)) return "it starts or ends with a space or a tab";
+  return undefined;
+}
+
+/** Why `value` cannot be part of a URL as given (fetch's parser would drop or change it), or undefined. */
+export function urlProblem(value: string): string | undefined {
+  // The URL parser removes tabs and line breaks anywhere and trims other control characters and
+  // spaces at the ends: the request would go somewhere else than the value says.
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return `it contains a control character (U+${c.toString(16).toUpperCase().padStart(4, "0")} at position ${i + 1})`;
+  }
+  if (/^\s|\s$/.test(value)) return "it starts or ends with whitespace";
+  return undefined;
+}
