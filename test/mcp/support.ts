@@ -36,6 +36,6 @@ export async function connect(options: { readOnly?: boolean; stepSeconds?: numbe
 }
 
 /** The text of a result's content, joined. */
-export function textOf(result: { content?: unknown }): string {
-  return ((result.content as { type: string; text?: string }[]) ?? []).map((c) => c.text ?? "").join("\n");
+export function textOf(result: unknown): string {
+  return (((result as { content?: unknown }).content as { type: string; text?: string }[]) ?? []).map((c) => c.text ?? "").join("\n");
 }
