@@ -16,6 +16,8 @@ export const EXIT = Object.freeze({
   noRevision: 5,
   /** The API answered an error, or could not be reached after the client's retries. */
   apiError: 6,
+  /** dms rollback: no revision to go back to (no active one, or no DEPLOYED one older than it). */
+  noRollbackTarget: 7,
   /** Stopped by Ctrl+C (SIGINT). */
   interrupted: 130,
   /** Stopped by SIGTERM (a cancelled CI job, Kubernetes). */

@@ -12,7 +12,7 @@ import { describeError, type DescribedError } from "./problem.js";
 export interface RevisionRun {
   io: Io;
   output: Output;
-  command: "deploy" | "wait";
+  command: "deploy" | "wait" | "rollback";
   baseUrl: string;
   deploymentId: string;
   /** performance.now() when the command started; every elapsed time counts from it. */

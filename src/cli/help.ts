@@ -31,6 +31,7 @@ export const HELP: Readonly<Record<string, string>> = {
   dms: overview,
   deploy: commandHelp(COMMANDS.deploy, { footer: OUTPUT_NOTE }),
   wait: commandHelp(COMMANDS.wait, { footer: OUTPUT_NOTE }),
+  rollback: commandHelp(COMMANDS.rollback, { footer: OUTPUT_NOTE }),
   deployments: commandHelp(COMMANDS.deployments, {}),
   revisions: commandHelp(COMMANDS.revisions, {}),
   simulate: commandHelp(COMMANDS.simulate, {}),

@@ -11,6 +11,7 @@ type Run = (args: string[], io: Io) => Promise<number>;
 const API_COMMANDS: Record<string, () => Promise<{ run: Run }>> = {
   deploy: () => import("./commands/deploy.js"),
   wait: () => import("./commands/wait.js"),
+  rollback: () => import("./commands/rollback.js"),
   deployments: () => import("./commands/deployments.js"),
   revisions: () => import("./commands/revisions.js"),
   mcp: () => import("./commands/mcp.js"),

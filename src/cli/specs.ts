@@ -48,6 +48,14 @@ export const DEPLOY_WAIT_FLAGS = {
   ...WAIT_TIMING_FLAGS,
 } as const;
 
+export const ROLLBACK_FLAGS = {
+  to: {
+    type: "string",
+    placeholder: "REVISION",
+    description: "the revision to go back to: its UUID, or active; by default the newest DEPLOYED one older than the active one",
+  },
+} as const;
+
 const LIST_OUTPUT_FLAGS = {
   limit: { type: "string", placeholder: "N", description: "at most N items", default: "20" },
   json: { type: "boolean", description: "one JSON object per item on stdout (secret values shown as ***)" },
@@ -140,6 +148,25 @@ INTERRUPTED), for instance after "dms deploy --no-wait" or to resume a wait stop
   exitCodes: REVISION_EXIT_CODES.filter(([code]) => code !== 5),
 } as const satisfies CommandSpec;
 
+export const ROLLBACK = {
+  name: "rollback",
+  summary: "deploy again what an earlier revision ran, and wait for it",
+  positionals: [{ name: "deployment-id", description: "the deployment's UUID" }],
+  description: `Reads the revision to go back to, patches the deployment with its source (the commit it was built
+from, its image or its archive) and waits for the revision this creates, as deploy does. There is no
+rollback endpoint: the new revision is an ordinary one, and the active revision once DEPLOYED.
+--to active deploys again what runs now, after a failed deploy left the deployment pointing elsewhere.`,
+  groups: [{ title: "Target:", flags: ROLLBACK_FLAGS }, { title: "Waiting:", flags: DEPLOY_WAIT_FLAGS }, CONNECTION],
+  notes: `${DURATIONS}
+Without --to, two rollbacks in a row go back and forth between the same two revisions.`,
+  example: [`dms rollback ${EXAMPLE_IDS.deployment} --timeout 20m`, `dms rollback ${EXAMPLE_IDS.deployment} --to ${EXAMPLE_IDS.revision} --json`],
+  exitCodes: [
+    ...REVISION_EXIT_CODES.filter(([code]) => code < 7),
+    [7, "nothing to roll back to: no active revision, or no DEPLOYED revision older than it; nothing was patched"],
+    ...REVISION_EXIT_CODES.filter(([code]) => code >= 7),
+  ],
+} as const satisfies CommandSpec;
+
 export const DEPLOYMENTS = {
   name: "deployments",
   summary: "list deployments",
@@ -205,7 +232,15 @@ The API key is read here, never from a tool's arguments, and never shows in a re
 } as const satisfies CommandSpec;
 
 /** Every command, in the order `dms --help` lists them. */
-export const COMMANDS = { deploy: DEPLOY, wait: WAIT, deployments: DEPLOYMENTS, revisions: REVISIONS, simulate: SIMULATE, mcp: MCP } as const;
+export const COMMANDS = {
+  deploy: DEPLOY,
+  wait: WAIT,
+  rollback: ROLLBACK,
+  deployments: DEPLOYMENTS,
+  revisions: REVISIONS,
+  simulate: SIMULATE,
+  mcp: MCP,
+} as const;
 export type CommandName = keyof typeof COMMANDS;
 
 export const OUTPUT_NOTE = `Output: one line per state change with the elapsed time (a live spinner and colours on a

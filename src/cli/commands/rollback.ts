@@ -1,0 +1,122 @@
+// dms rollback <deployment-id> [--to <revision-id|active>]: deploy again what an earlier revision
+// ran, then wait as deploy does. Which revision and which patch are the client's
+// (findRollbackTarget, rollbackPatch); the PATCH and the wait are deploy's.
+import { NoRevisionCreatedError, patchForRevision } from "../../client/deploy-revision.js";
+import { unwrap } from "../../client/errors.js";
+import { findRollbackTarget, NoRollbackTargetError, rollbackPatch } from "../../client/rollback.js";
+import { DEFAULT_WAIT } from "../../client/wait-for-revision.js";
+import type { Revision } from "../../shared/types.js";
+import { clientFor, readConnection } from "../connection.js";
+import { EXIT } from "../exit-codes.js";
+import { elapsedMs, failedOutcome, finish, followRevision, type RevisionRun, setOutputs } from "../follow.js";
+import { watchInterrupt } from "../interrupt.js";
+import { type Io, Output } from "../output.js";
+import { ROLLBACK } from "../specs.js";
+import { terminalSafe } from "../terminal-text.js";
+import { parseCommand, parseDuration, parseUuid, UsageError } from "../usage.js";
+import { waitFlags } from "./wait.js";
+
+/** --to: a revision id, or "active" (any case) for the revision that runs now. */
+function parseTo(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw.toLowerCase() === "active") return raw?.toLowerCase();
+  try {
+    return parseUuid("to", raw);
+  } catch {
+    const shown = raw.length > 80 ? `${raw.slice(0, 80)}…` : raw;
+    throw new UsageError(`--to "${terminalSafe(shown)}" is neither a revision's UUID nor active`);
+  }
+}
+
+/** What the target ran, in one line: the commit, image or archive the rollback deploys again. */
+function describeSource(target: Revision): string {
+  const c = target.source_revision_config;
+  if (target.source === "scm_host") return c.repo_commit_sha ? `commit ${c.repo_commit_sha}${c.repo_ref ? ` (${c.repo_ref})` : ""}` : `ref ${c.repo_ref}`;
+  if (c.image_uri) return `image ${c.image_uri}`;
+  if (c.source_tarball_path) return `archive ${c.source_tarball_path}`;
+  return `source ${target.source}`;
+}
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommand(args, ROLLBACK);
+  const deploymentId = parseUuid("deployment-id", positionals[0]!);
+  const to = parseTo(values.to);
+  if (values.wait && values["no-wait"]) throw new UsageError("--wait and --no-wait together: waiting is the default, give --no-wait alone to skip it");
+  const timeoutMs = parseDuration("--timeout", values.timeout, DEFAULT_WAIT.timeoutMs);
+  const intervalMs = parseDuration("--interval", values.interval, DEFAULT_WAIT.intervalMs);
+  const connection = readConnection(values, io.env);
+  io.redactor.add(connection.apiKey);
+
+  const output = new Output(io, values.json === true);
+  const run: RevisionRun = {
+    io,
+    output,
+    command: "rollback",
+    baseUrl: connection.baseUrl,
+    deploymentId,
+    startedAt: performance.now(),
+    resumeFlags: waitFlags(values),
+  };
+  setOutputs(run, { deployment_id: deploymentId });
+  const client = clientFor(connection);
+  const interrupt = watchInterrupt();
+  const signal = interrupt.signal;
+  try {
+    let revisionId: string | null = null;
+    try {
+      let toRevisionId = to;
+      if (to === "active") {
+        const deployment = unwrap(await client.GET("/v2/deployments/{deployment_id}", { params: { path: { deployment_id: deploymentId } }, signal }));
+        if (deployment.active_revision_id === null) throw new NoRollbackTargetError(deploymentId, null);
+        toRevisionId = deployment.active_revision_id;
+      }
+      const { deployment, target } = await findRollbackTarget(client, deploymentId, { toRevisionId, signal });
+      reportTarget(run, target);
+      // As in deploy, a sent PATCH may finish on a signal, so that the revision it created is reported.
+      ({ revisionId } = await patchForRevision(client, deploymentId, rollbackPatch(deployment, target), { signal, abortPatch: false }));
+      setOutputs(run, { revision_id: revisionId });
+      reportCreated(run, revisionId);
+      if (values["no-wait"]) return finish(run, { revisionId, status: null, exitCode: EXIT.ok });
+      signal.throwIfAborted();
+    } catch (error) {
+      if (error instanceof NoRollbackTargetError) {
+        return finish(run, {
+          revisionId: null,
+          status: null,
+          exitCode: EXIT.noRollbackTarget,
+          error: { summary: error.message, details: [], json: { kind: "no_rollback_target", active_revision_id: error.activeRevisionId } },
+        });
+      }
+      if (error instanceof NoRevisionCreatedError) {
+        const summary = `the rollback patch of deployment ${deploymentId} created no revision (latest_revision_id is still ${error.deployment.latest_revision_id})`;
+        return finish(run, { revisionId: null, status: null, exitCode: EXIT.noRevision, error: { summary, details: [], json: { kind: "no_revision" } } });
+      }
+      return finish(run, failedOutcome(run, error, revisionId, null));
+    }
+    return finish(run, await followRevision(run, client, revisionId, { timeoutMs, intervalMs, signal }));
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+function reportTarget(run: RevisionRun, target: Revision): void {
+  if (run.output.json) {
+    run.output.event({
+      event: "rollback_target",
+      deployment_id: run.deploymentId,
+      target_revision_id: target.id,
+      target_status: target.status,
+      source_revision_config: target.source_revision_config,
+      elapsed_ms: elapsedMs(run),
+    });
+  } else {
+    run.output.line(`deployment ${run.deploymentId}: rolling back to revision ${target.id} (${target.status}), ${terminalSafe(describeSource(target))}`);
+  }
+}
+
+function reportCreated(run: RevisionRun, revisionId: string): void {
+  if (run.output.json) {
+    run.output.event({ event: "revision_created", deployment_id: run.deploymentId, revision_id: revisionId, elapsed_ms: elapsedMs(run) });
+  } else {
+    run.output.line(`deployment ${run.deploymentId}: revision ${revisionId} created`);
+  }
+}
