@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDeploymentsClient } from "../../src/client/client.js";
 import { type CommandSpec, commandFlags } from "../../src/cli/flags.js";
-import { COMMANDS, EXAMPLE_IDS } from "../../src/cli/specs.js";
+import { COMMANDS } from "../../src/cli/specs.js";
 import { startSimulator } from "../../src/simulator/node/start.js";
 import { simulatorPlugin } from "../../src/vite/index.js";
 import { dms } from "../cli/support.js";
@@ -37,7 +37,7 @@ let server: Server;
 let base = "";
 let requests = 0;
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  server = createServer((_req, res) => {
     requests++;
     res.writeHead(500).end();
   });
@@ -47,10 +47,10 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 /** The commands that send requests and end (simulate and mcp serve until stopped), each with its help's first example. */
-const commands = Object.values(COMMANDS as Record<string, CommandSpec>).filter((spec) =>
+const withConnection = Object.values(COMMANDS as Record<string, CommandSpec>).filter((spec) =>
   Object.values(commandFlags(spec)).some((flag) => flag.env?.startsWith("DMS_")),
 );
-const sending = commands.filter((spec) => spec.name !== "mcp");
+const sending = withConnection.filter((spec) => spec.name !== "mcp");
 
 /** Every flag read from a DMS_ variable: how its value is sent, and a good value to put a bad character in. */
 function connectionFlags(spec: CommandSpec) {
