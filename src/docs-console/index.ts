@@ -144,6 +144,21 @@ function offer(param: string, value: string): void {
   }
 }
 
+/** The consoles that ask for a revision by its deployment and id: each follows the newest revision made in the page. */
+const revisionConsoles: { inputs: Map<string, HTMLInputElement>; refresh: () => void }[] = [];
+
+/**
+ * A PATCH in the page created a revision: every console that reads a revision now asks for that
+ * one (its deployment too), so "Get a revision" shows what was just deployed instead of the seed's.
+ */
+function followNewRevision(deploymentId: string, revisionId: string): void {
+  for (const { inputs, refresh } of revisionConsoles) {
+    inputs.get("deployment_id")!.value = deploymentId;
+    inputs.get("revision_id")!.value = revisionId;
+    refresh();
+  }
+}
+
 /** The path parameter an operation's answers hold ids of: /v2/deployments and /v2/deployments/{deployment_id} both give deployment_id. */
 function idParameterOf(spec: OperationSpec, all: OperationSpec[]): string | undefined {
   const own = spec.path.match(/\/\{([^}]+)\}$/)?.[1];
@@ -203,6 +218,7 @@ function operationConsole(spec: OperationSpec): HTMLElement {
   };
   for (const input of [...inputs.values(), ...(body ? [body] : [])]) input.addEventListener("input", refreshSamples);
   refreshSamples();
+  if (spec.method === "GET" && inputs.has("deployment_id") && inputs.has("revision_id")) revisionConsoles.push({ inputs, refresh: refreshSamples });
   send.addEventListener("click", async () => {
     const request = filled();
     send.disabled = true;
@@ -216,7 +232,11 @@ function operationConsole(spec: OperationSpec): HTMLElement {
       const text = await showAnswer(answer, response, started);
       if (response.ok) {
         try {
-          harvest(spec, JSON.parse(text));
+          const answered = JSON.parse(text);
+          harvest(spec, answered);
+          if (spec.method === "PATCH" && typeof answered?.id === "string" && typeof answered?.latest_revision_id === "string") {
+            followNewRevision(answered.id, answered.latest_revision_id);
+          }
         } catch {}
       }
     } catch (error) {
@@ -273,7 +293,10 @@ function guideConsole(patch: OperationSpec): HTMLElement {
       if (!patched.ok) return;
       const revisionId = deployment.latest_revision_id;
       line(`latest_revision_id is ${revisionId}`);
-      if (typeof revisionId === "string") offer("revision_id", revisionId);
+      if (typeof revisionId === "string") {
+        offer("revision_id", revisionId);
+        if (typeof deployment.id === "string") followNewRevision(deployment.id, revisionId);
+      }
       const { step_seconds } = await sim().status();
       let last = "";
       for (let polls = 0; polls < 60; polls++) {
@@ -312,7 +335,7 @@ function guideConsole(patch: OperationSpec): HTMLElement {
 
 const STYLE = `
 .try-console{margin:16px 0 24px;padding:12px 16px;border:1px solid #c9d3e0;border-radius:6px;background:#f7f9fc;font:14px/1.45 system-ui,sans-serif;color:#1f2933}
-.try-console summary{cursor:pointer;font-weight:600}
+.try-console summary{cursor:pointer;font-weight:600;overflow-wrap:anywhere}
 .try-note{margin:8px 0;color:#52606d;font-size:13px}
 .try-params{display:grid;grid-template-columns:repeat(auto-fill,minmax(230px,1fr));gap:8px 12px;margin:8px 0}
 .try-param{display:flex;flex-direction:column;gap:2px;font-size:12px;color:#52606d;min-width:0}

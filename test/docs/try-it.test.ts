@@ -151,8 +151,10 @@ describe.skipIf(!chromiumAvailable())("Try it consoles in the docs page, offline
     // The new revision's id is offered where a revision id is asked for.
     const list = await get.locator('[data-try-param="revision_id"]').getAttribute("list");
     expect(await docs.page.locator(`datalist[id="${list}"] option[value="${revisionId}"]`).count()).toBe(1);
-    await get.locator('[data-try-param="deployment_id"]').fill(deploymentId);
-    await get.locator('[data-try-param="revision_id"]').fill(revisionId);
+    // And the revision's console already asks for it: the newest revision created in the page.
+    expect(await get.locator('[data-try-param="deployment_id"]').inputValue()).toBe(deploymentId);
+    expect(await get.locator('[data-try-param="revision_id"]').inputValue()).toBe(revisionId);
+    expect(await get.locator("[data-try-curl]").textContent()).toContain(revisionId);
     const first = await send(get);
     expect(first.status).toBe("200");
     expect(first.body.status).toBe("CREATING");
@@ -186,6 +188,38 @@ describe.skipIf(!chromiumAvailable())("Try it consoles in the docs page, offline
     expect(log).toMatch(/latest_revision_id is [0-9a-f-]{36}/);
     expect(log.indexOf("CREATING")).toBeLessThan(log.indexOf("DEPLOYED"));
     expect(await guide.locator("[data-try-response]").getAttribute("data-status")).toBe("200");
+  });
+
+  test("no console element is wider than its console, from a wide desktop to a phone", async () => {
+    const overflowing: string[] = [];
+    for (const width of [1440, 1024, 760, 390]) {
+      await docs.page.setViewportSize({ width, height: 900 });
+      // Measured as each comes into view: the page renders the sections near the viewport.
+      for (const name of ["guide", ...operations().map((o) => o.operationId)]) {
+        const box = name === "guide" ? docs.page.locator("[data-try-guide]") : await consoleOf(docs.page, name);
+        if (name === "guide") await box.scrollIntoViewIfNeeded();
+        const found = await box.evaluate((console: HTMLElement) => {
+          const edge = console.getBoundingClientRect();
+          const over: string[] = [];
+          for (const element of console.querySelectorAll<HTMLElement>("*")) {
+            const rect = element.getBoundingClientRect();
+            if (rect.width === 0 || rect.height === 0) continue;
+            const by = Math.max(rect.right - edge.right, edge.left - rect.left);
+            if (by > 0.5) over.push(`<${element.tagName.toLowerCase()} class="${element.className}"> by ${by.toFixed(1)} px`);
+            // Text wider than its own box spills out without moving the box: an unbroken path in a
+            // title. Boxes that scroll their content (answers, samples, inputs) may hold wider text.
+            const scrolls = getComputedStyle(element).overflowX !== "visible" || /^(INPUT|TEXTAREA)$/.test(element.tagName);
+            const spill = element.scrollWidth - element.clientWidth;
+            if (!scrolls && element.clientWidth > 0 && spill > 0.5)
+              over.push(`<${element.tagName.toLowerCase()} class="${element.className}"> text by ${spill} px`);
+          }
+          return over;
+        });
+        overflowing.push(...found.map((line) => `${width} px, ${name}: ${line}`));
+      }
+    }
+    expect(overflowing).toEqual([]);
+    await docs.page.setViewportSize({ width: 1280, height: 900 });
   });
 
   test("says where the answers come from, and nothing left the page", async () => {
