@@ -1,0 +1,159 @@
+// dms rollback against the simulator, the compiled CLI run as a child process: the revision it
+// goes back to, the patch, the wait and its exit codes, --json lines and GitHub outputs.
+import { randomUUID } from "node:crypto";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSimulator, type RunningSimulator } from "../../src/simulator/node/index.js";
+import { dms, jsonLines, SimulatorControl } from "./support.js";
+
+let simulator: RunningSimulator;
+let sim: SimulatorControl;
+let work: string;
+/** Deployments with (and without) a DEPLOYED revision older than the active one, and without an active one. */
+const roles = { withEarlier: [] as string[], withoutEarlier: [] as string[], noActive: [] as string[] };
+const used = new Set<string>();
+
+async function revisions(id: string): Promise<any[]> {
+  return (await sim.get(`/v2/deployments/${id}/revisions?limit=100`)).resources;
+}
+
+/** The newest DEPLOYED revision older than the active one, found by this test itself. */
+async function previousDeployed(id: string): Promise<any | undefined> {
+  const { active_revision_id: active } = await sim.get(`/v2/deployments/${id}`);
+  const list = await revisions(id);
+  const at = list.findIndex((r) => r.id === active);
+  return at === -1 ? undefined : list.slice(at + 1).find((r) => r.status === "DEPLOYED");
+}
+
+function take(list: string[], what: string): string {
+  const id = list.find((candidate) => !used.has(candidate));
+  if (!id) throw new Error(`the seed has no more deployments ${what}`);
+  used.add(id);
+  return id;
+}
+
+beforeAll(async () => {
+  simulator = await startSimulator({ port: 0, stepSeconds: 0.05, quiet: true, seedDeployments: 60 });
+  sim = new SimulatorControl(simulator.url);
+  work = await mkdtemp(join(tmpdir(), "dms-rollback-"));
+  // The seed's revisions in progress end first, so that no active revision changes under a test.
+  await sim.advance(3600);
+  for (const id of await sim.deploymentIds()) {
+    const d = await sim.get(`/v2/deployments/${id}`);
+    if (d.active_revision_id === null) roles.noActive.push(id);
+    else if (d.source === "scm_host" && (await previousDeployed(id))) roles.withEarlier.push(id);
+    else if (!(await previousDeployed(id))) roles.withoutEarlier.push(id);
+  }
+});
+afterAll(async () => {
+  await simulator?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+async function githubOutput() {
+  const file = join(work, `${randomUUID()}.output`);
+  await writeFile(file, "");
+  return { env: { GITHUB_ACTIONS: "true", GITHUB_OUTPUT: file }, read: () => readFile(file, "utf8") };
+}
+
+const FAST_POLL = ["--interval", "20ms"];
+
+describe.concurrent("dms rollback", () => {
+  it("exit 0: goes back to the newest DEPLOYED revision before the active one, pinned to its commit, and waits", async () => {
+    const id = take(roles.withEarlier, "with an earlier DEPLOYED revision");
+    const target = await previousDeployed(id);
+    const gh = await githubOutput();
+    const result = await dms(["rollback", id, ...FAST_POLL], sim.env(gh.env));
+    expect(result.stderr).not.toMatch(/::error/);
+    expect(result.code).toBe(0);
+    const deployment = await sim.get(`/v2/deployments/${id}`);
+    const revisionId = deployment.latest_revision_id;
+    expect(deployment.active_revision_id).toBe(revisionId);
+    expect(deployment.source_revision_config.repo_ref).toBe(target.source_revision_config.repo_commit_sha);
+    expect(deployment.source_revision_config.repo_commit_sha).toBe(target.source_revision_config.repo_commit_sha);
+    const lines = result.stdout.trimEnd().split("\n");
+    expect(lines[0]).toBe(
+      `deployment ${id}: rolling back to revision ${target.id} (DEPLOYED), commit ${target.source_revision_config.repo_commit_sha} (${target.source_revision_config.repo_ref})`,
+    );
+    expect(lines[1]).toBe(`deployment ${id}: revision ${revisionId} created`);
+    expect(lines.at(-1)).toMatch(new RegExp(`^revision ${revisionId} DEPLOYED after `));
+    expect(await gh.read()).toContain(`revision_id=${revisionId}\n`);
+    expect(await gh.read()).toContain("status=DEPLOYED\n");
+  });
+
+  it("--to <revision-id> --json: a rollback_target event, the deploy events, then the result", async () => {
+    const id = take(roles.withEarlier, "with an earlier DEPLOYED revision");
+    const oldest = (await revisions(id)).at(-1);
+    const result = await dms(["rollback", id, "--to", oldest.id, "--json", ...FAST_POLL], sim.env());
+    expect(result.code).toBe(0);
+    const events = jsonLines(result.stdout);
+    expect(events[0]).toMatchObject({
+      event: "rollback_target",
+      deployment_id: id,
+      target_revision_id: oldest.id,
+      source_revision_config: oldest.source_revision_config,
+    });
+    const { latest_revision_id: revisionId } = await sim.get(`/v2/deployments/${id}`);
+    expect(events[1]).toMatchObject({ event: "revision_created", revision_id: revisionId });
+    expect(events.at(-1)).toMatchObject({ event: "result", deployment_id: id, revision_id: revisionId, status: "DEPLOYED", exit_code: 0 });
+  });
+
+  it("exit 1 when the rollback's revision fails, as for a deploy", async () => {
+    const id = take(roles.withEarlier, "with an earlier DEPLOYED revision");
+    await sim.failNext(id, "DEPLOY_FAILED");
+    const result = await dms(["rollback", id, "--json", ...FAST_POLL], sim.env());
+    expect(result.code).toBe(1);
+    expect(jsonLines(result.stdout).at(-1)).toMatchObject({ event: "result", status: "DEPLOY_FAILED", exit_code: 1 });
+  });
+
+  it("--to active after a failed deploy: deploys again what runs now, and the configuration names it again", async () => {
+    const id = take([...roles.withoutEarlier, ...roles.withEarlier], "with an active revision");
+    const before = await sim.get(`/v2/deployments/${id}`);
+    const running = await sim.get(`/v2/deployments/${id}/revisions/${before.active_revision_id}`);
+    await sim.failNext(id, "BUILD_FAILED");
+    expect((await dms(["deploy", id, "--ref", "broken", "--image-uri", "registry.example.com/broken:1", ...FAST_POLL], sim.env())).code).toBe(1);
+    const result = await dms(["rollback", id, "--to", "ACTIVE", ...FAST_POLL], sim.env());
+    expect(result.code, result.stderr).toBe(0);
+    const after = await sim.get(`/v2/deployments/${id}`);
+    expect(after.active_revision_id).toBe(after.latest_revision_id);
+    const { repo_commit_sha: sha, ...config } = running.source_revision_config;
+    expect(after.source_revision_config).toMatchObject(sha ? { ...config, repo_ref: sha } : config);
+  });
+
+  it("exit 7 when there is nothing to roll back to, and nothing is patched", async () => {
+    const id = take(roles.withoutEarlier, "without an earlier DEPLOYED revision");
+    const before = await sim.get(`/v2/deployments/${id}`);
+    const gh = await githubOutput();
+    const result = await dms(["rollback", id, "--json"], sim.env(gh.env));
+    expect(result.code).toBe(7);
+    expect(jsonLines(result.stdout).at(-1)).toMatchObject({
+      event: "result",
+      exit_code: 7,
+      revision_id: null,
+      error: { kind: "no_rollback_target", active_revision_id: before.active_revision_id },
+    });
+    expect(result.stderr).toContain("nothing to roll back to");
+    expect((await sim.get(`/v2/deployments/${id}`)).latest_revision_id).toBe(before.latest_revision_id);
+    expect(await gh.read()).toContain("status=\n");
+    const noActive = take(roles.noActive, "without an active revision");
+    expect((await dms(["rollback", noActive], sim.env())).code).toBe(7);
+    expect((await dms(["rollback", noActive, "--to", "active"], sim.env())).code).toBe(7);
+  });
+
+  it("exit 6 for a revision the deployment does not have, and nothing is patched", async () => {
+    const id = take(roles.withoutEarlier, "with an active revision");
+    const before = await sim.get(`/v2/deployments/${id}`);
+    const result = await dms(["rollback", id, "--to", randomUUID()], sim.env());
+    expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(/404/);
+    expect((await sim.get(`/v2/deployments/${id}`)).latest_revision_id).toBe(before.latest_revision_id);
+  });
+
+  it("exit 2 for a --to that is neither a UUID nor active, before anything is sent", async () => {
+    const result = await dms(["rollback", randomUUID(), "--to", "previous"], sim.env());
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--to "previous" is neither a revision\'s UUID nor active');
+  });
+});
