@@ -125,7 +125,7 @@ const connection = () => ({ "base-url": simulator.url, "api-key": API_KEY });
 describe.concurrent("action.yml", () => {
   it("declares the inputs and outputs the docs use", () => {
     expect(Object.keys(action.inputs)).toEqual(
-      expect.arrayContaining(["deployment-id", "ref", "base-url", "api-key", "tenant-id", "timeout", "wait", "secrets-from-env"]),
+      expect.arrayContaining(["deployment-id", "ref", "base-url", "api-key", "tenant-id", "timeout", "wait", "secrets-from-env", "rollback-to"]),
     );
     expect(Object.keys(action.outputs)).toEqual(["deployment-id", "revision-id", "status", "exit-code"]);
   });
@@ -181,6 +181,37 @@ describe.concurrent("action.yml", () => {
     expect(run.outputs["exit-code"]).toBe("2");
     const badWait = await runAction({ ...connection(), "deployment-id": ids[0]!, ref: "main", wait: "yes" });
     expect(badWait.code).toBe(2);
+  });
+
+  it("rollback-to: active after a failed deploy deploys again what runs now; previous goes one DEPLOYED revision further back", async () => {
+    // A seeded deployment that has an active revision (the tests above use ids 0 and 20 to 24).
+    const candidates = await Promise.all(ids.slice(25).map((id) => sim.get(`/v2/deployments/${id}`)));
+    const id: string = candidates.find((d) => d.active_revision_id !== null)!.id;
+    await sim.failNext(id, "BUILD_FAILED");
+    const failed = await runAction({ ...connection(), "deployment-id": id, ref: "broken", interval: "20ms" });
+    expect(failed.outputs["exit-code"]).toBe("1");
+    const running = (await sim.get(`/v2/deployments/${id}`)).active_revision_id;
+    const run = await runAction({ ...connection(), "deployment-id": id, "rollback-to": "active", interval: "20ms" });
+    expect(run.code, run.stderr).toBe(0);
+    const after = await sim.get(`/v2/deployments/${id}`);
+    expect(run.outputs).toEqual({ "deployment-id": id, "revision-id": after.latest_revision_id, status: "DEPLOYED", "exit-code": "0" });
+    expect(after.active_revision_id).toBe(after.latest_revision_id);
+    const ran = (await sim.get(`/v2/deployments/${id}/revisions/${running}`)).source_revision_config;
+    expect(after.source_revision_config.repo_commit_sha ?? null).toBe(ran.repo_commit_sha ?? null);
+    // The copy just made is active, and the revision that ran before it is the newest DEPLOYED one older than it.
+    const previous = await runAction({ ...connection(), "deployment-id": id, "rollback-to": "previous", interval: "20ms" });
+    expect(previous.code, previous.stderr).toBe(0);
+    expect((await sim.get(`/v2/deployments/${id}`)).source_revision_config).toEqual(after.source_revision_config);
+  });
+
+  it("rollback-to with a revision input is a usage error (exit 2), and nothing is sent", async () => {
+    const id = ids[26]!;
+    const before = await sim.get(`/v2/deployments/${id}`);
+    const run = await runAction({ ...connection(), "deployment-id": id, "rollback-to": "active", ref: "main" });
+    expect(run.code).toBe(2);
+    expect(run.outputs["exit-code"]).toBe("2");
+    expect(run.stderr).toMatch(/^::error title=dms rollback::rollback-to takes no ref/m);
+    expect((await sim.get(`/v2/deployments/${id}`)).latest_revision_id).toBe(before.latest_revision_id);
   });
 
   it("without a build in the action's checkout, installs the package of the same version", async () => {
