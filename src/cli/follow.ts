@@ -148,7 +148,8 @@ export function finish(run: RevisionRun, outcome: RunOutcome): number {
       status: outcome.status,
       elapsed_ms: elapsed,
       exit_code: outcome.exitCode,
-      ...(outcome.error ? { error: outcome.error.json } : {}),
+      // The error's problem body is the server's: its echoes of secrets are hidden by structure.
+      ...(outcome.error ? { error: io.redactor.errorJson(outcome.error.json) } : {}),
       ...(resume ? { resume } : {}),
     });
   } else if (outcome.status && !outcome.error) {

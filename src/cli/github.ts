@@ -1,5 +1,7 @@
 // GitHub Actions: step outputs in $GITHUB_OUTPUT, a markdown summary in $GITHUB_STEP_SUMMARY, and
-// ::error:: annotations when GITHUB_ACTIONS=true. Everything written is redacted first.
+// ::error:: annotations and ::add-mask:: when GITHUB_ACTIONS=true. The step outputs are written as
+// they are (ids and statuses a later step reads); the summary and annotations, text for people, are
+// masked by whole tokens, and the runner itself hides every value given to ::add-mask::.
 import { randomUUID } from "node:crypto";
 import { appendFileSync } from "node:fs";
 import type { Io } from "./output.js";
@@ -46,13 +48,22 @@ function appendRunnerFile(io: Io, variable: "GITHUB_OUTPUT" | "GITHUB_STEP_SUMMA
   }
 }
 
-/** Step outputs, written as soon as each is known (a later value of the same name wins). */
+/** Step outputs, written as soon as each is known (a later value of the same name wins), unmasked: dms's own ids and statuses. */
 export function writeGithubOutputs(io: Io, outputs: Record<string, string>): void {
-  appendRunnerFile(io, "GITHUB_OUTPUT", io.redactor.apply(outputLines(outputs)));
+  appendRunnerFile(io, "GITHUB_OUTPUT", outputLines(outputs));
+}
+
+/**
+ * On GitHub, `::add-mask::` for each secret value and the key not announced yet (on stderr, so
+ * stdout stays JSON lines): the runner then hides them in the job's log wherever they appear.
+ */
+export function announceMasks(io: Io): void {
+  if (io.env.GITHUB_ACTIONS !== "true") return;
+  for (const value of io.redactor.pendingMasks()) io.stderr.write(`::add-mask::${escapeMessage(value)}\n`);
 }
 
 export function appendGithubSummary(io: Io, markdown: string): void {
-  appendRunnerFile(io, "GITHUB_STEP_SUMMARY", io.redactor.apply(markdown.endsWith("\n") ? markdown : `${markdown}\n`));
+  appendRunnerFile(io, "GITHUB_STEP_SUMMARY", io.redactor.text(markdown.endsWith("\n") ? markdown : `${markdown}\n`));
 }
 
 /**
@@ -61,5 +72,5 @@ export function appendGithubSummary(io: Io, markdown: string): void {
  */
 export function annotateError(io: Io, title: string, message: string): void {
   if (io.env.GITHUB_ACTIONS !== "true") return;
-  io.stderr.write(`${io.redactor.apply(`::error title=${escapeProperty(title)}::${escapeMessage(terminalSafe(message))}`)}\n`);
+  io.stderr.write(`::error title=${escapeProperty(io.redactor.text(title))}::${escapeMessage(io.redactor.text(terminalSafe(message)))}\n`);
 }

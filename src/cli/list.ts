@@ -35,7 +35,7 @@ export function listFailed(io: Io, output: Output, command: string, error: unkno
   const described = describeError(error, baseUrl);
   output.diagnostic(`dms ${command}: ${described.summary}`, "red");
   for (const line of described.details) output.diagnostic(line);
-  if (output.json) output.event({ event: "result", exit_code: EXIT.apiError, error: described.json });
+  if (output.json) output.event({ event: "result", exit_code: EXIT.apiError, error: io.redactor.errorJson(described.json) });
   annotateError(io, `dms ${command}`, described.summary);
   return EXIT.apiError;
 }

@@ -1,6 +1,7 @@
 // Where dms writes: stdout for results (JSON lines with --json), stderr for diagnostics and the live
 // spinner. Every line has its control characters escaped (text from the server cannot drive the
 // terminal) and is redacted. Colours and the spinner only on a terminal, never with NO_COLOR.
+import { announceMasks } from "./github.js";
 import type { Redactor } from "./redact.js";
 import { jsonSafe, terminalSafe } from "./terminal-text.js";
 
@@ -48,6 +49,8 @@ export class Output {
   ) {
     this.outColors = colorsOn(io.stdout, io.env);
     this.errColors = colorsOn(io.stderr, io.env);
+    // Commands make their Output once the key and the secrets are known, before printing anything.
+    announceMasks(io);
   }
 
   /** A line on stdout (for people; with --json use event()). */
@@ -56,9 +59,12 @@ export class Output {
     this.io.stdout.write(`${this.paint(this.io.redactor.apply(terminalSafe(text)), style, this.outColors)}\n`);
   }
 
-  /** A JSON line on stdout. */
+  /**
+   * A JSON line on stdout, as it is: what a machine reads is never masked by text. Data from the
+   * service goes through `io.redactor.echo()` first, which hides secrets where they are secrets.
+   */
   event(value: object): void {
-    this.io.stdout.write(`${this.io.redactor.apply(jsonSafe(JSON.stringify(this.io.redactor.value(value))))}\n`);
+    this.io.stdout.write(`${jsonSafe(JSON.stringify(value))}\n`);
   }
 
   /** A diagnostic line on stderr. */

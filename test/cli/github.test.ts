@@ -93,8 +93,20 @@ describe.concurrent("secret values never appear", () => {
   const fromEnv = `env-secret-${randomUUID()}`;
   const quoted = `q"uo\\te-${randomUUID()}`;
 
+  /**
+   * The secrets appear nowhere but in the `::add-mask::` lines (GITHUB_ACTIONS=true) that tell the
+   * runner to hide them: those come first, one per value, before any other line.
+   */
+  function withoutMasks(stderr: string): string {
+    const lines = stderr.split("\n");
+    const masks = lines.filter((line) => line.startsWith("::add-mask::"));
+    expect(lines.slice(0, masks.length)).toEqual(masks);
+    expect(new Set(masks).size).toBe(masks.length);
+    return lines.slice(masks.length).join("\n");
+  }
+
   function expectNoSecrets(...texts: string[]) {
-    for (const text of texts) {
+    for (const text of texts.map((t, i) => (i === 1 ? withoutMasks(t) : t))) {
       for (const secret of [fromFlag, fromEnv, quoted, JSON.stringify(quoted).slice(1, -1)]) expect(text).not.toContain(secret);
     }
   }
@@ -121,6 +133,8 @@ describe.concurrent("secret values never appear", () => {
       ]);
       const files = await gh.read();
       expect(files.output).toContain("status=");
+      // The runner is told to hide each value (the key too), once, at the start.
+      for (const value of [fromFlag, fromEnv, API_KEY]) expect(result.stderr.split(`::add-mask::${value}\n`)).toHaveLength(2);
       expectNoSecrets(result.stdout, result.stderr, files.output, files.summary);
     });
   }

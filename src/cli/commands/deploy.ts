@@ -18,7 +18,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const deploymentId = parseUuid("deployment-id", positionals[0]!);
   // Secrets are hidden from every output before anything else can print them.
   const secrets = readSecrets(values, io.env);
-  for (const secret of secrets) io.redactor.add(secret.value);
+  for (const secret of secrets) io.redactor.addSecret(secret.value);
   const patch = buildDeployPatch(values, secrets);
   if (!createsRevision(patch)) {
     throw new UsageError(

@@ -6,15 +6,8 @@ import { clientFor, readConnection } from "../connection.js";
 import { EXIT } from "../exit-codes.js";
 import { listFailed, table, take } from "../list.js";
 import { Output, type Io } from "../output.js";
-import { REDACTED } from "../redact.js";
 import { DEPLOYMENTS } from "../specs.js";
 import { nonEmpty, parseChoices, parseCommand, parseCount, UsageError } from "../usage.js";
-
-/** The deployment without its secret values: a CI log is no place for them. */
-function withoutSecretValues(deployment: Deployment): Deployment {
-  if (!Array.isArray(deployment.secrets)) return deployment;
-  return { ...deployment, secrets: deployment.secrets.map((secret) => ({ ...secret, value: REDACTED })) };
-}
 
 export async function run(args: string[], io: Io): Promise<number> {
   const { values } = parseCommand(args, DEPLOYMENTS);
@@ -41,7 +34,8 @@ export async function run(args: string[], io: Io): Promise<number> {
     return listFailed(io, output, "deployments", error, connection.baseUrl);
   }
   if (output.json) {
-    for (const deployment of deployments) output.event(withoutSecretValues(deployment));
+    // echo(): the secrets' values become ***, a CI log is no place for them; every other field stays as sent.
+    for (const deployment of deployments) output.event(io.redactor.echo(deployment));
     return EXIT.ok;
   }
   if (deployments.length === 0) {

@@ -28,7 +28,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     return listFailed(io, output, "revisions", error, connection.baseUrl);
   }
   if (output.json) {
-    for (const revision of revisions) output.event(revision);
+    for (const revision of revisions) output.event(io.redactor.echo(revision));
     return EXIT.ok;
   }
   if (revisions.length === 0) {
