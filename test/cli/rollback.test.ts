@@ -5,7 +5,9 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { startSimulator, type RunningSimulator } from "../../src/simulator/node/index.js";
+import { ROOT } from "../support/document.js";
 import { dms, jsonLines, SimulatorControl } from "./support.js";
 
 let simulator: RunningSimulator;
@@ -155,5 +157,18 @@ describe.concurrent("dms rollback", () => {
     const result = await dms(["rollback", randomUUID(), "--to", "previous"], sim.env());
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--to "previous" is neither a revision\'s UUID nor active');
+  });
+});
+
+describe("docs/cli.md", () => {
+  it("the workflow that rolls back when a deploy fails gives the Action only inputs it declares", async () => {
+    const page = await readFile(join(ROOT, "docs/cli.md"), "utf8");
+    const block = [...page.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)].map((m) => m[1]!).find((b) => b.includes("rollback-to:"))!;
+    const steps = parse(block) as { uses?: string; with?: Record<string, string> }[];
+    const action = parse(await readFile(join(ROOT, "action.yml"), "utf8")) as { inputs: Record<string, unknown> };
+    const uses = steps.filter((step) => step.uses?.includes("deployment-management-api"));
+    expect(uses).toHaveLength(2);
+    for (const step of uses) for (const name of Object.keys(step.with ?? {})) expect(action.inputs).toHaveProperty(name);
+    expect(uses[1]!.with!["rollback-to"]).toMatch(/'previous'.*'active'/);
   });
 });
