@@ -3,7 +3,8 @@
 // they are (ids and statuses a later step reads); the summary and annotations, text for people, are
 // masked by whole tokens, and the runner itself hides every value given to ::add-mask::.
 import { randomUUID } from "node:crypto";
-import { appendFileSync } from "node:fs";
+import { closeSync, constants, writeSync } from "node:fs";
+import { checkUserFile, openUserFile, UnusableFileError } from "../simulator/node/user-file.js";
 import type { Io } from "./output.js";
 import { terminalSafe } from "./terminal-text.js";
 
@@ -38,13 +39,29 @@ function appendRunnerFile(io: Io, variable: "GITHUB_OUTPUT" | "GITHUB_STEP_SUMMA
   const file = io.env[variable];
   if (!file || failedFiles.has(variable)) return;
   try {
-    appendFileSync(file, text);
+    appendTo(file, text);
   } catch (error) {
     failedFiles.add(variable);
-    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    const reason = error instanceof UnusableFileError ? error.reason : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
     io.stderr.write(
       `dms: cannot write ${variable} (${terminalSafe(file)}): ${terminalSafe(String(reason))}; continuing without it (the exit code is unchanged)\n`,
     );
+  }
+}
+
+/**
+ * Appends to a path from the environment, looked at first: a FIFO would block the open until a
+ * reader came (a deploy that never ends), a directory or device is no file. O_NONBLOCK keeps a path
+ * swapped in between from blocking; the descriptor is checked again.
+ */
+function appendTo(file: string, text: string): void {
+  checkUserFile(file);
+  const fd = openUserFile(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o666);
+  try {
+    const bytes = Buffer.from(text);
+    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
+  } finally {
+    closeSync(fd);
   }
 }
 
