@@ -80,13 +80,13 @@ export function createMcpServer(options: McpServerOptions): Server {
         await extra.sendNotification({ method: "notifications/progress", params: { progressToken, progress: step, message } }).catch(() => {});
       },
     };
-    let result: Awaited<ReturnType<typeof tool.run>>;
+    const masked = [...redact, ...secretValuesOf(args)];
     try {
-      result = await tool.run(args, context);
+      return maskValues(await tool.run(args, context), masked);
     } catch (error) {
-      result = failureResult(name, error);
+      // Also what masking itself may throw (an answer nested too deep to walk): the call still gets an answer.
+      return maskValues(failureResult(name, error), masked);
     }
-    return maskValues(result, [...redact, ...secretValuesOf(args)]);
   });
 
   return server;

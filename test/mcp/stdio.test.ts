@@ -71,6 +71,14 @@ describe("dms mcp over stdio", () => {
 });
 
 describe("dms mcp starting and ending", () => {
+  it("--help shows the flags from the one table, the example and the exit codes", async () => {
+    const result = await dms(["mcp", "--help"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: dms mcp \[flags\]/);
+    expect(result.stdout).toMatch(/--read-only[\s\S]*--interval DURATION[\s\S]*--base-url URL/);
+    expect(result.stdout).toMatch(/\nExit codes:\n {2}0 /);
+  });
+
   it("ends with 0 when the client closes stdin, having written nothing to stdout", async () => {
     const run = startDms(["mcp"], { DMS_BASE_URL: sim.url, DMS_API_KEY: KEY });
     run.child.stdin.end();

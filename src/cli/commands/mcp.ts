@@ -31,6 +31,6 @@ export async function run(args: string[], io: Io): Promise<number> {
   const readOnly = values["read-only"] === true;
   await serveStdio({ client: clientFor(connection), readOnly, pollIntervalMs, redact: [connection.apiKey] });
   // stdout is the protocol's: what people should see goes to stderr, which MCP clients log.
-  io.stderr.write(`dms mcp: serving ${readOnly ? "the read-only tools" : "the tools"} of ${connection.baseUrl} on stdio\n`);
+  io.stderr.write(`${io.redactor.apply(`dms mcp: serving ${readOnly ? "the read-only tools" : "the tools"} of ${connection.baseUrl} on stdio`)}\n`);
   return -1;
 }
