@@ -73,7 +73,7 @@ export function outcomeResult(outcome: Outcome, waited: boolean, extra: Record<s
   const which = `revision ${revision.id} of deployment ${outcome.deploymentId}`;
   let summary: string;
   let isError = false;
-  if (revision.status === "DEPLOYED") summary = `${which} is DEPLOYED: it is serving now.`;
+  if (revision.status === "DEPLOYED") summary = `${which} is DEPLOYED.`;
   else if (outcome.timedOutAfterSeconds !== undefined) {
     summary = `${which} did not end within ${outcome.timedOutAfterSeconds} s; it is ${revision.status}. Call wait_for_revision to go on waiting.`;
     isError = true;
