@@ -145,10 +145,11 @@ describe("deployRevision and waitForRevision against the simulator", () => {
       }),
     ).rejects.toBe(reason);
     expect(statuses).toHaveLength(1);
-    // Nothing polls after the abort.
+    // Nothing polls after the abort: on a loaded machine a poll already on the wire when the abort
+    // came may still reach the server, but no new one starts.
     const polled = polls;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(polls).toBe(polled);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(polls).toBeLessThanOrEqual(polled + 1);
     expect(polled).toBeGreaterThan(1);
   });
 
