@@ -8,3 +8,5 @@ export interface CodeSample {
 export declare function withCodeSamples<T>(bundle: T, walk: typeof import("../src/shared/walk.js")): T;
 /** `"<path> <parameter>"` to the id the samples use for it, from the document's examples. */
 export declare function exampleIds(document: unknown, walk: typeof import("../src/shared/walk.js")): Map<string, string>;
+/** A JSON value as a TypeScript literal that evaluates to the same value (`__proto__` stays a member). */
+export declare function literal(value: unknown): string;

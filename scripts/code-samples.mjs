@@ -183,11 +183,21 @@ function resultName(operationId) {
   return noun.replace(/^[A-Z]+(?=[A-Z][a-z]|$)|^[A-Z]/, (lead) => lead.toLowerCase());
 }
 
-/** A value written as a TypeScript literal: identifier keys unquoted, spaces after `:` and `,`. */
-function literal(value) {
+/**
+ * An object key as source text: an identifier bare, anything else quoted, and `__proto__` computed
+ * (`["__proto__"]`): bare or quoted, an object literal's `__proto__:` sets the prototype instead of
+ * making a member, and the sample would not send the field.
+ */
+function keySource(key) {
+  if (key === "__proto__") return `[${JSON.stringify(key)}]`;
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key);
+}
+
+/** A JSON value written as a TypeScript literal that evaluates to the same value: spaces after `:` and `,`. */
+export function literal(value) {
   if (Array.isArray(value)) return `[${value.map(literal).join(", ")}]`;
   if (value && typeof value === "object") {
-    const entries = Object.entries(value).map(([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${literal(v)}`);
+    const entries = Object.entries(value).map(([k, v]) => `${keySource(k)}: ${literal(v)}`);
     return entries.length ? `{ ${entries.join(", ")} }` : "{}";
   }
   return JSON.stringify(value);

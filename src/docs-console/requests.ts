@@ -161,10 +161,21 @@ export function asCurl(request: FilledRequest, baseUrl: string): string {
   return lines.join(" \\\n  ");
 }
 
-function literal(value: unknown, indent = ""): string {
+/**
+ * An object key as source text. A key that is not an identifier is quoted. `__proto__` is written
+ * computed (`["__proto__"]`): bare or quoted, an object literal's `__proto__:` sets the prototype
+ * instead of making a member, and the field would not be sent.
+ */
+export function keySource(key: string): string {
+  if (key === "__proto__") return `[${JSON.stringify(key)}]`;
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key);
+}
+
+/** A JSON value as a TypeScript literal that evaluates to the same value. */
+export function literal(value: unknown, indent = ""): string {
   if (Array.isArray(value)) return value.length ? `[${value.map((v) => literal(v, indent)).join(", ")}]` : "[]";
   if (value && typeof value === "object") {
-    const entries = Object.entries(value).map(([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${literal(v, indent)}`);
+    const entries = Object.entries(value).map(([k, v]) => `${keySource(k)}: ${literal(v, indent)}`);
     return entries.length ? `{ ${entries.join(", ")} }` : "{}";
   }
   return JSON.stringify(value);
