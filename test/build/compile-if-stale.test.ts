@@ -1,0 +1,42 @@
+// scripts/compile-if-stale.mjs, which every command that runs dist/ goes through (npm start, npm run
+// simulate, npm run dms, npm run bench, npm test's global setup): an output whose source is gone is
+// deleted, so a launcher that names a moved file fails here as it would on a fresh clone.
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { ROOT } from "../support/document.js";
+
+const run = promisify(execFile);
+const orphanDir = join(ROOT, "dist", "simulator", "moved-away");
+
+afterAll(async () => {
+  await rm(orphanDir, { recursive: true, force: true });
+});
+
+describe("compile-if-stale", () => {
+  it("deletes outputs whose source is gone, keeps the ones that have a source", async () => {
+    await mkdir(orphanDir, { recursive: true });
+    for (const name of ["cli.js", "cli.d.ts"]) await writeFile(join(orphanDir, name), "// compiled from a source that moved\n");
+    await run(process.execPath, ["scripts/compile-if-stale.mjs"], { cwd: ROOT });
+    expect(existsSync(join(orphanDir, "cli.js"))).toBe(false);
+    expect(existsSync(join(orphanDir, "cli.d.ts"))).toBe(false);
+    expect(existsSync(join(ROOT, "dist", "simulator", "node", "cli.js"))).toBe(true);
+    expect(existsSync(join(ROOT, "dist", ".tsbuildinfo"))).toBe(true);
+  });
+
+  it("every launcher in scripts/ runs a file that compiling src/ makes", async () => {
+    const { readFile, readdir } = await import("node:fs/promises");
+    const launchers = (await readdir(join(ROOT, "scripts"))).filter((name) => /^(simulate|mock|dms)\.mjs$/.test(name));
+    expect(launchers.sort()).toEqual(["dms.mjs", "mock.mjs", "simulate.mjs"]);
+    for (const launcher of launchers) {
+      const text = await readFile(join(ROOT, "scripts", launcher), "utf8");
+      const path = /new URL\("\.\.\/(dist\/[\w/.-]+\.js)"/.exec(text)?.[1];
+      expect(path, `${launcher} names its compiled file as new URL("../dist/…", import.meta.url)`).toBeDefined();
+      const source = path!.replace(/^dist\//, "src/").replace(/\.js$/, ".ts");
+      expect(existsSync(join(ROOT, source)), `${launcher} runs ${path}, whose source ${source} must exist`).toBe(true);
+    }
+  });
+});
