@@ -20,10 +20,11 @@ export const CONSOLE_ENTRY = join(root, "src", "docs-console", "index.ts");
 /** The guide section's heading; Redoc links it as #/section/<slug>. */
 export const GUIDE_HEADING = "Deploy and follow a revision";
 
-// Link destinations a description may keep: web and mail links, in-page anchors, relative paths.
+// Link destinations a description may keep: web and mail links, in-page anchors, relative paths
+// (any number of ../ first: the page sits in generated/docs/ and links files of the package).
 // Anything else (javascript:, data:, vbscript:, an escaped or entity-encoded scheme) becomes "#".
 const SAFE_DESTINATION =
-  /^(?:https?:\/\/[^\s<>()\\]*|mailto:[^\s<>()\\]*|#[^\s<>()\\]*|\/[^\s<>()\\]*|\.{0,2}\/?[\w-][\w.-]*(?:[/#?][^\s<>()\\]*)?)(?=[\s)]|$)/;
+  /^(?:https?:\/\/[^\s<>()\\]*|mailto:[^\s<>()\\]*|#[^\s<>()\\]*|\/[^\s<>()\\]*|(?:\.\.\/)*\.{0,2}\/?[\w-][\w.-]*(?:[/#?][^\s<>()\\]*)?)(?=[\s)]|$)/;
 
 const escapeHtml = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
@@ -130,6 +131,12 @@ In CI, \`dms deploy\` patches and waits, and exits 0 only when the revision is \
 export DMS_BASE_URL=${baseUrl} DMS_API_KEY=my-api-key
 npx dms deploy ${deploymentId} --ref release/2.5
 \`\`\`
+
+The same flow, and a rollback, are Arazzo workflows in the package
+([arazzo/deployments.arazzo.yaml](../../arazzo/deployments.arazzo.yaml): \`deployRef\`,
+\`deployImage\`, \`rollback\`, \`waitForRevision\`) that Redocly Respect runs against any server:
+\`npx redocly respect node_modules/deployment-management-api/arazzo/deployments.arazzo.yaml --server deployments=${baseUrl}\`.
+[docs/workflows.md](../../docs/workflows.md) in the repository explains each criterion.
 
 The console below walks the same steps against the simulator inside this page.
 `;

@@ -121,6 +121,14 @@ describe("the Arazzo description", () => {
     for (const workflow of doc.workflows) expect(workflow.inputs.required).toContain("env");
     expect(doc.sourceDescriptions).toEqual([{ name: "deployments", url: "../generated/openapi.yaml", type: "openapi" }]);
   });
+
+  it("the rendered docs page links the description and docs/workflows.md, and both links resolve", async () => {
+    const page = await readFile(join(ROOT, "generated/docs/index.html"), "utf8");
+    for (const target of ["../../arazzo/deployments.arazzo.yaml", "../../docs/workflows.md"]) {
+      expect(page).toContain(`href="${target}"`);
+      await expect(readFile(join(ROOT, "generated/docs", target), "utf8")).resolves.toMatch(/Arazzo/);
+    }
+  });
 });
 
 describe.concurrent("redocly respect against the simulator", () => {
