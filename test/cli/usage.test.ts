@@ -75,7 +75,7 @@ describe("usage errors: exit 2, the message names the flag or variable, nothing 
       /--status "DEPLOYED" is not a deployment status: use AWAITING_DATABASE, READY/,
     ],
     ["a bad --limit", ["deployments", "--limit", "0"], {}, /--limit "0" is not a whole number of at least 1/],
-    ["an unknown command", ["rollback"], {}, /unknown command "rollback"/],
+    ["an unknown command", ["promote"], {}, /unknown command "promote"/],
     ["a deployment id that is not a UUID", ["deploy", "not-a-uuid", "--ref", "main"], {}, /<deployment-id> "not-a-uuid" is not a UUID/],
     ["a revision id that is not a UUID", ["wait", DEPLOYMENT, ".."], {}, /<revision-id> "\.\." is not a UUID/],
     ["a deployment id with a control character", ["revisions", "\x1b]0;x\x07"], {}, /<deployment-id> "\\x1B]0;x\\x07" is not a UUID/],
