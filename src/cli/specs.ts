@@ -211,22 +211,26 @@ Environment: SIMULATOR_API_KEYS, comma-separated keys to accept (by default any 
 export const MCP_FLAGS = {
   "read-only": { type: "boolean", description: "list and serve only the tools that change nothing (no deploy, rollback or update_listener)" },
   interval: { type: "string", placeholder: "DURATION", description: "the pause between polls while a tool waits for a revision", default: "2s" },
+  port: { type: "string", placeholder: "N", description: "serve Streamable HTTP on http://127.0.0.1:N/mcp instead of stdio; 0 picks a free port" },
 } as const;
 
 export const MCP = {
   name: "mcp",
-  summary: "serve the API's tools to an AI agent (Model Context Protocol, over stdio)",
+  summary: "serve the API's tools to an AI agent (Model Context Protocol, stdio or HTTP)",
   positionals: [],
   description: `Runs an MCP server on stdin and stdout for an agent (Claude Code, Claude Desktop, Cursor, VS Code):
 tools to list and read deployments and revisions, deploy and roll back with progress, and wait. It
-ends when the client closes stdin. Needs the optional peer @modelcontextprotocol/sdk.`,
+ends when the client closes stdin. With --port it serves Streamable HTTP on 127.0.0.1 instead,
+prints its URL as the first line on stdout, and runs until Ctrl+C or SIGTERM. Needs the optional
+peer @modelcontextprotocol/sdk.`,
   groups: [{ flags: MCP_FLAGS }, CONNECTION],
   notes: `${DURATIONS}
-The API key is read here, never from a tool's arguments, and never shows in a result. stdout carries only the protocol.`,
+The API key is read here, never from a tool's arguments, and never shows in a result. On stdio, stdout
+carries only the protocol. Over HTTP, whoever reaches the port acts with the key: it listens on 127.0.0.1 only.`,
   example: ["claude mcp add dms --env DMS_BASE_URL=http://127.0.0.1:4011 --env DMS_API_KEY=dev -- npx dms mcp --read-only"],
   exitCodes: [
-    [0, "the client closed stdin"],
-    [1, "@modelcontextprotocol/sdk is not installed (the message says how to install it)"],
+    [0, "the client closed stdin (with --port: stopped by Ctrl+C or SIGTERM)"],
+    [1, "@modelcontextprotocol/sdk is not installed (the message says how to install it), or the --port is in use"],
     [2, "usage error (unknown flag, bad value, missing DMS_BASE_URL or DMS_API_KEY); nothing was started"],
   ],
 } as const satisfies CommandSpec;

@@ -1,11 +1,13 @@
-// dms mcp: the MCP server (src/mcp) on stdin and stdout, configured like every other command
-// (flags, then DMS_BASE_URL, DMS_API_KEY, DMS_TENANT_ID). The SDK is an optional peer: it is loaded
-// only here, and its absence is one line that says how to install it.
+// dms mcp: the MCP server (src/mcp) on stdin and stdout, or with --port over Streamable HTTP on
+// 127.0.0.1, configured like every other command (flags, then DMS_BASE_URL, DMS_API_KEY,
+// DMS_TENANT_ID). The SDK is an optional peer: it is loaded only here, and its absence is one line
+// that says how to install it.
 import { DEFAULT_WAIT } from "../../client/wait-for-revision.js";
+import type { McpServerOptions } from "../../mcp/server.js";
 import { clientFor, readConnection } from "../connection.js";
 import type { Io } from "../output.js";
 import { MCP } from "../specs.js";
-import { parseCommand, parseDuration } from "../usage.js";
+import { parseCommand, parseDuration, UsageError } from "../usage.js";
 
 const SDK = "@modelcontextprotocol/sdk";
 
@@ -14,23 +16,56 @@ function isMissingSdk(error: unknown): boolean {
   return code === "ERR_MODULE_NOT_FOUND" && typeof message === "string" && message.includes(SDK);
 }
 
-/** Serves until the client closes stdin: returns -1 (the process lives on), or an exit code when it cannot start. */
-export async function run(args: string[], io: Io): Promise<number> {
-  const { values } = parseCommand(args, MCP);
-  const pollIntervalMs = parseDuration("--interval", values.interval, DEFAULT_WAIT.intervalMs);
-  const connection = readConnection(values, io.env);
-  io.redactor.add(connection.apiKey);
-  let serveStdio: typeof import("../../mcp/stdio.js").serveStdio;
+function parsePort(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) throw new UsageError("--port takes a port number from 0 to 65535 (0 picks a free one)");
+  return Number(raw);
+}
+
+/** Loads a module that needs the SDK, or says how to install it and answers undefined. */
+async function withSdk<T>(io: Io, load: () => Promise<T>): Promise<T | undefined> {
   try {
-    ({ serveStdio } = await import("../../mcp/stdio.js"));
+    return await load();
   } catch (error) {
     if (!isMissingSdk(error)) throw error;
     io.stderr.write(`dms mcp: needs the optional peer ${SDK}; install it with: npm install --save-dev ${SDK}\n`);
+    return undefined;
+  }
+}
+
+/** Serves until the client closes stdin (or, over HTTP, until a signal): returns -1 (the process lives on), or an exit code when it cannot start. */
+export async function run(args: string[], io: Io): Promise<number> {
+  const { values } = parseCommand(args, MCP);
+  const pollIntervalMs = parseDuration("--interval", values.interval, DEFAULT_WAIT.intervalMs);
+  const port = parsePort(values.port);
+  const connection = readConnection(values, io.env);
+  io.redactor.add(connection.apiKey);
+  const readOnly = values["read-only"] === true;
+  const options: McpServerOptions = { client: clientFor(connection), readOnly, pollIntervalMs, redact: [connection.apiKey] };
+  const tools = readOnly ? "the read-only tools" : "the tools";
+  // What people should see goes to stderr, which MCP clients log; on stdio, stdout is the protocol's.
+  const tell = (line: string) => io.stderr.write(`${io.redactor.apply(line)}\n`);
+
+  if (port === undefined) {
+    const stdio = await withSdk(io, () => import("../../mcp/stdio.js"));
+    if (!stdio) return 1;
+    await stdio.serveStdio(options);
+    tell(`dms mcp: serving ${tools} of ${connection.baseUrl} on stdio`);
+    return -1;
+  }
+  const http = await withSdk(io, () => import("../../mcp/http.js"));
+  if (!http) return 1;
+  let server: Awaited<ReturnType<typeof http.serveHttp>>;
+  try {
+    server = await http.serveHttp({ ...options, port });
+  } catch (error) {
+    tell(`dms mcp: cannot listen on 127.0.0.1:${port}: ${(error as { code?: string }).code ?? String(error)}`);
     return 1;
   }
-  const readOnly = values["read-only"] === true;
-  await serveStdio({ client: clientFor(connection), readOnly, pollIntervalMs, redact: [connection.apiKey] });
-  // stdout is the protocol's: what people should see goes to stderr, which MCP clients log.
-  io.stderr.write(`${io.redactor.apply(`dms mcp: serving ${readOnly ? "the read-only tools" : "the tools"} of ${connection.baseUrl} on stdio`)}\n`);
+  io.stdout.write(`${server.url}\n`);
+  tell(`dms mcp: serving ${tools} of ${connection.baseUrl} at ${server.url}`);
+  const stop = () => void server.close().then(() => process.exit(0));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
   return -1;
 }

@@ -1,0 +1,76 @@
+// The MCP server over Streamable HTTP on a loopback port, as `dms mcp --port` runs it, for clients
+// that connect by URL. The server holds the API key, so whoever reaches the port can deploy: it
+// listens on 127.0.0.1 only and puts the package's local-server gate first (a foreign Host, as a
+// DNS-rebinding page sends, gets a 403; no other site may POST; bodies are bounded). Stateless: each
+// POST gets its own server and transport, so nothing outlives its request, and closing the
+// response (the client going away) aborts what the call was doing.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { createNodeGate, sendAnswer } from "../local-server/node-gate.js";
+import { createMcpServer, type McpServerOptions } from "./server.js";
+
+export const MCP_PATH = "/mcp";
+const HOST = "127.0.0.1";
+
+/** A JSON-RPC error without a request id, for what never reached the protocol. */
+function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string>): void {
+  sendAnswer(res, status, headers, JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), "application/json");
+}
+
+export interface HttpMcpServer {
+  /** The MCP endpoint, such as http://127.0.0.1:4012/mcp. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serves on 127.0.0.1:port (0 picks a free one) at /mcp until closed. */
+export async function serveHttp(options: McpServerOptions & { port: number }): Promise<HttpMcpServer> {
+  const gate = createNodeGate({ policy: {}, listenHost: HOST, serverName: "dms mcp" });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const admitted = gate.admit(req, res);
+    if (!admitted) return;
+    if (admitted.path !== MCP_PATH) return rpcError(res, 404, -32601, `nothing here: the MCP endpoint is ${MCP_PATH}`, admitted.cors);
+    // No sessions, so no stream to GET and nothing to DELETE.
+    if (admitted.method !== "POST") return rpcError(res, 405, -32000, "this server is stateless: POST JSON-RPC messages", { ...admitted.cors, allow: "POST" });
+    const body = await gate.readBody(req, res, admitted);
+    if (!body.ok) return;
+    let message: unknown;
+    try {
+      message = JSON.parse(new TextDecoder().decode(body.bytes));
+    } catch {
+      return rpcError(res, 400, -32700, "parse error: the body is not JSON", admitted.cors);
+    }
+    for (const [name, value] of Object.entries(admitted.cors)) res.setHeader(name, value);
+    const server = createMcpServer(options);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    res.on("close", () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, message);
+  }
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      // A request that failed half-way gets a bare 500, and the server goes on.
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(options.port, HOST, () => resolve());
+  });
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://${HOST}:${port}${MCP_PATH}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}

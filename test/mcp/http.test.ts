@@ -1,0 +1,102 @@
+// `dms mcp --port 0`: the compiled CLI as a child process serving Streamable HTTP on 127.0.0.1,
+// spoken to by the SDK's StreamableHTTPClientTransport, against a simulator on a free port; and the
+// local-server gate in front of it (a foreign Host, a cross-site POST, a body that is not JSON).
+import { request } from "node:http";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningSimulator, SEED_IDS, startSimulator } from "../../src/simulator/node/index.js";
+import { startDms } from "../cli/support.js";
+import { textOf } from "./support.js";
+
+const KEY = "http-test-key-9d3c";
+let sim: RunningSimulator;
+let dms: ReturnType<typeof startDms>;
+let url: URL;
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, stepSeconds: 0.02, quiet: true });
+  dms = startDms(["mcp", "--port", "0", "--interval", "10ms"], { DMS_BASE_URL: sim.url, DMS_API_KEY: KEY });
+  let stdout = "";
+  dms.child.stdout.on("data", (chunk: string) => {
+    stdout += chunk;
+  });
+  await dms.waitForStdout("/mcp\n");
+  url = new URL(stdout.split("\n")[0]!);
+});
+
+afterAll(async () => {
+  if (dms?.child.exitCode === null) dms.child.kill("SIGKILL");
+  await sim?.close();
+});
+
+/** A raw request, with headers fetch would not let us set (Host). */
+function raw(method: string, headers: Record<string, string>, body = ""): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers: { "content-length": String(Buffer.byteLength(body)), ...headers } }, (res) => {
+      let text = "";
+      res.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("dms mcp --port", () => {
+  it("serves the tools at /mcp on 127.0.0.1: deploy to DEPLOYED with progress", async () => {
+    expect(url.hostname).toBe("127.0.0.1");
+    expect(url.pathname).toBe("/mcp");
+    const client = new Client({ name: "dms-http-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(url));
+    try {
+      expect((await client.listTools()).tools).toHaveLength(12);
+      const messages: string[] = [];
+      const result = await client.callTool(
+        { name: "deploy", arguments: { deployment_id: SEED_IDS.deployment_id, source_revision_config: { repo_ref: "http" } } },
+        undefined,
+        { onprogress: (p) => messages.push(String(p.message)) },
+      );
+      expect(result.isError, textOf(result)).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({ status: "DEPLOYED" });
+      expect(messages.at(-1)).toBe("DEPLOYED");
+      expect(JSON.stringify(result)).not.toContain(KEY);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("refuses a foreign Host (DNS rebinding) and a cross-site POST before any tool runs", async () => {
+    const ping = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
+    const json = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    expect((await raw("POST", { ...json, host: "evil.example" }, ping)).status).toBe(403);
+    expect((await raw("POST", { ...json, origin: "https://evil.example" }, ping)).status).toBe(403);
+    const ok = await raw("POST", json, ping);
+    expect(ok.status).toBe(200);
+  });
+
+  it("answers a body that is not JSON, another path and a GET with JSON-RPC errors, and goes on", async () => {
+    const notJson = await raw("POST", { "content-type": "application/json", accept: "application/json, text/event-stream" }, "{not json");
+    expect(notJson.status).toBe(400);
+    expect(JSON.parse(notJson.text).error.code).toBe(-32700);
+    expect((await raw("GET", {})).status).toBe(405);
+    url = new URL("/elsewhere", url);
+    try {
+      expect((await raw("POST", { "content-type": "application/json" }, "{}")).status).toBe(404);
+    } finally {
+      url = new URL("/mcp", url);
+    }
+    const client = new Client({ name: "dms-http-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(url));
+    await client.ping();
+    await client.close();
+  });
+
+  it("stops with 0 on SIGTERM, its stdout having been the URL line only", async () => {
+    dms.child.kill("SIGTERM");
+    const result = await dms.ended;
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`${url.href}\n`);
+    expect(result.stderr).not.toContain(KEY);
+  });
+});
