@@ -5,6 +5,7 @@ import {
   ApiError,
   createDeploymentsClient,
   type Deployment,
+  deployRevision,
   type DeploymentsClient,
   NoRollbackTargetError,
   paginate,
@@ -13,6 +14,7 @@ import {
   rollbackDeployment,
   rollbackPatch,
   unwrap,
+  waitForRevision,
 } from "../../src/index.js";
 import { type RunningSimulator, SEED_IDS, startSimulator } from "../../src/simulator/node/index.js";
 
@@ -84,6 +86,28 @@ describe("rollbackDeployment against the simulator", () => {
     expect(target.id).toBe(earlier.id);
     expect(revision.source_revision_config.image_uri).toBe(earlier.source_revision_config.image_uri);
     expect((await getDeployment(d.id)).source_revision_config.image_uri).toBe(earlier.source_revision_config.image_uri);
+  });
+
+  it("pages through the revisions: the target is found past the first page of 100", async () => {
+    const id = take("scm_host deployments", roles.withoutEarlier.scm_host, roles.withEarlier.scm_host);
+    const patch = (ref: string) =>
+      client.PATCH("/v2/deployments/{deployment_id}", { params: { path: { deployment_id: id } }, body: { source_revision_config: { repo_ref: ref } } });
+    const { revision: target } = await deployRevision(client, id, { source_revision_config: { repo_ref: "target" } }, { intervalMs: 20 });
+    const { revision: active } = await deployRevision(client, id, { source_revision_config: { repo_ref: "active" } }, { intervalMs: 20 });
+    expect([target.status, active.status]).toEqual(["DEPLOYED", "DEPLOYED"]);
+    // 100 newer revisions that never become active: each interrupts the one before, the last fails.
+    for (let i = 0; i < 99; i++) unwrap(await patch(`newer-${i}`));
+    await fetch(`${simulator.url}/_simulator/fail-next`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ deployment_id: id, status: "CREATE_FAILED" }),
+    });
+    const last = unwrap(await patch("newer-last"));
+    await waitForRevision(client, id, last.latest_revision_id!, { intervalMs: 20 });
+    const firstPage = unwrap(await client.GET("/v2/deployments/{deployment_id}/revisions", { params: { path: { deployment_id: id }, query: { limit: 100 } } }));
+    expect(firstPage.resources.map((r) => r.id)).not.toContain(active.id);
+    const { target: found } = await rollbackDeployment(client, id, { intervalMs: 20 });
+    expect(found.id).toBe(target.id);
   });
 
   it("an unknown toRevisionId is an ApiError 404, and nothing is patched", async () => {
