@@ -153,11 +153,8 @@ export function createSqlitePersistence(file: string, options: SqlitePersistence
       await loadSqlite(); // a Node without node:sqlite stops here, with one line saying which Node it needs
       const opening = new SqliteWorker();
       try {
-        const first = () => {
-          if (!currentState) throw new Error("the simulator's state was not attached before load()");
-          return currentState();
-        };
-        const opened = openState(() => opening.database(file), file, options.importFrom, first);
+        // The core attaches its state (the seed) before load(); a caller of load() alone gets the schema alone.
+        const opened = openState(() => opening.database(file), file, options.importFrom, currentState);
         worker = opening;
         return opened.state;
       } catch (error) {
@@ -255,7 +252,12 @@ const isSqliteHeader = (head: Buffer) => head.subarray(0, 16).toString("latin1")
  * seed, or the imported 1.0 state) in one transaction: a start stopped at any moment leaves no file,
  * an empty one, or a whole one, and the next start serves each of them.
  */
-function openState(connect: () => Connection, file: string, importFrom: string | undefined, seed: () => State): { db: Connection; state?: State } {
+function openState(
+  connect: () => Connection,
+  file: string,
+  importFrom: string | undefined,
+  seed: (() => State) | undefined,
+): { db: Connection; state?: State } {
   const head = firstBytes(file);
   const empty = head === undefined || head.length === 0;
   let imported: State | undefined;
@@ -297,8 +299,9 @@ function openState(connect: () => Connection, file: string, importFrom: string |
       db.exec(SCHEMA);
       db.exec(`PRAGMA application_id = ${APPLICATION_ID}`);
       db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+      const first = imported ?? seed?.();
       try {
-        db.write(writes({ op: "replace_state", state: imported ?? seed() }, []));
+        if (first) db.write(writes({ op: "replace_state", state: first }, []));
       } catch (error) {
         if (!imported) throw error;
         throw new StateFileError(importFrom!, `importing it into ${file} failed: ${(error as Error).message}`, `Nothing was imported; ${file} holds no state.`);
