@@ -24,7 +24,8 @@ export function checkNonEmptyString(where: string, name: string, value: unknown)
  * shown in the message (an API key is a secret).
  */
 export function checkHeaderValue(where: string, name: string, value: unknown): string {
-  if (typeof value !== "string" || value === "") throw new TypeError(`${where}: ${name} must be a non-empty string`);
+  // Blank: the message of every other non-empty string option (a blank value is no secret).
+  if (typeof value !== "string" || value.trim() === "") fail(where, name, "a non-empty string", value);
   const problem = headerValueProblem(value);
   if (problem) throw new TypeError(`${where}: ${name} cannot be sent as a header: ${problem} (the value is not shown)`);
   return value;
