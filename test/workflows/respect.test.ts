@@ -35,6 +35,8 @@ beforeAll(async () => {
   // Only API_KEY is accepted, so a run that sent no key (or the text "undefined") would fail.
   simulator = await startSimulator({ port: 0, stepSeconds: 0.05, quiet: true, apiKeys: [API_KEY] });
   work = await mkdtemp(join(tmpdir(), "dms-respect-"));
+  // The seed's revisions still in progress end first, so that no active revision changes under a test.
+  await api("/_simulator/advance", { method: "POST", body: { seconds: 3600 } });
   const page = await api("/v2/deployments?limit=100");
   const ready = page.resources.filter((d: any) => d.active_revision_id !== null && d.tenant_id === page.resources[0].tenant_id);
   ids = {
