@@ -5,6 +5,8 @@
 // HAR log, so "stopped at the first poll that saw the failure" is a count, not a time.
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -68,9 +70,9 @@ function polls(run: RespectRun, deploymentId: string, revisionId: string): strin
     .map((e) => JSON.parse(e.response.content.text ?? "{}").status);
 }
 
-async function respect(workflow: string, inputs: Record<string, string>): Promise<RespectRun> {
+async function respect(workflow: string, inputs: Record<string, string>, server = simulator.url): Promise<RespectRun> {
   const harFile = join(work, `${workflow}-${Math.random().toString(36).slice(2)}.har`);
-  const args = ["respect", DESCRIPTION, "--server", `deployments=${simulator.url}`, "--workflow", workflow, "--har-output", harFile];
+  const args = ["respect", DESCRIPTION, "--server", `deployments=${server}`, "--workflow", workflow, "--har-output", harFile];
   for (const [name, value] of Object.entries(inputs)) args.push("--input", `${name}=${value}`);
   const env = {
     // The node that runs the tests (Node 24) runs Respect too; the key comes from the environment.
@@ -189,6 +191,36 @@ describe.concurrent("redocly respect against the simulator", () => {
     const after = await api(`/v2/deployments/${id}`);
     expect(after.source_revision_config.image_uri).toBe(earlier.source_revision_config.image_uri);
     expect(after.active_revision_id).toBe(after.latest_revision_id);
+  });
+
+  it("deployRef fails at the PATCH when the PATCH created no revision, instead of waiting on the older one", async () => {
+    // A proxy that turns every PATCH into one that creates no revision (source_config alone), as a
+    // service that found nothing to build might: latest_revision_id still names the DEPLOYED one.
+    const target = new URL(simulator.url);
+    const proxy = createServer((incoming, outgoing) => {
+      const chunks: Buffer[] = [];
+      incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+      incoming.on("end", () => {
+        const body = incoming.method === "PATCH" ? Buffer.from('{"source_config":{"build_on_push":true}}') : Buffer.concat(chunks);
+        const headers = { ...incoming.headers, host: target.host, "content-length": String(body.length) };
+        const forward = request({ host: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers }, (answer) => {
+          outgoing.writeHead(answer.statusCode!, answer.headers);
+          answer.pipe(outgoing);
+        });
+        forward.end(body);
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    try {
+      const id = ids.scm[4]!;
+      const before = await api(`/v2/deployments/${id}`);
+      const run = await respect("deployRef", { deployment_id: id, repo_ref: "nothing-new" }, `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`);
+      expect(run.code).not.toBe(0);
+      expect(run.har.log.entries.map((e) => e.request.method.toUpperCase())).toEqual(["GET", "PATCH"]);
+      expect((await api(`/v2/deployments/${id}`)).latest_revision_id).toBe(before.latest_revision_id);
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 
   it("waitForRevision on a revision that a newer one INTERRUPTED fails at its first poll", async () => {
