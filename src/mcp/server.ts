@@ -8,7 +8,7 @@ import type { DeploymentsClient } from "../client/client.js";
 import { DEFAULT_WAIT } from "../client/wait-for-revision.js";
 import { openApiDocument } from "./json-schema.js";
 import { maskValues } from "./mask.js";
-import { failureResult } from "./results.js";
+import { failureResult, type ToolResult } from "./results.js";
 import type { ToolContext } from "./tool.js";
 import { toolsFor } from "./tools.js";
 
@@ -69,22 +69,34 @@ export function createMcpServer(options: McpServerOptions): Server {
     }
     const progressToken = extra._meta?.progressToken;
     let step = 0;
+    // Notifications go out one after another, and all of them before the result: a client drops
+    // progress for a request that has been answered, so the last state would be lost otherwise.
+    let sent: Promise<void> = Promise.resolve();
     const context: ToolContext = {
       client,
       signal: extra.signal,
       intervalMs: pollIntervalMs,
-      async progress(message) {
-        if (progressToken === undefined || extra.signal.aborted) return;
+      progress(message) {
+        if (progressToken === undefined || extra.signal.aborted) return sent;
         step += 1;
+        const params = { progressToken, progress: step, message };
         // A caller that went away cannot be told; the work goes on to its end or its cancel.
-        await extra.sendNotification({ method: "notifications/progress", params: { progressToken, progress: step, message } }).catch(() => {});
+        sent = sent.then(() => extra.sendNotification({ method: "notifications/progress", params }).catch(() => {}));
+        return sent;
       },
     };
     const masked = [...redact, ...secretValuesOf(args)];
+    let result: ToolResult;
     try {
-      return maskValues(await tool.run(args, context), masked);
+      result = await tool.run(args, context);
     } catch (error) {
-      // Also what masking itself may throw (an answer nested too deep to walk): the call still gets an answer.
+      result = failureResult(name, error);
+    }
+    await sent;
+    try {
+      return maskValues(result, masked);
+    } catch (error) {
+      // An answer nested too deep to walk: the call still gets an answer.
       return maskValues(failureResult(name, error), masked);
     }
   });

@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSimulator, SEED_IDS, startSimulator } from "../../src/simulator/node/index.js";
 import { startDms } from "../cli/support.js";
-import { textOf } from "./support.js";
+import { expectStatesInOrder, textOf } from "./support.js";
 
 const KEY = "http-test-key-9d3c";
 let sim: RunningSimulator;
@@ -59,7 +59,7 @@ describe("dms mcp --port", () => {
       );
       expect(result.isError, textOf(result)).toBeFalsy();
       expect(result.structuredContent).toMatchObject({ status: "DEPLOYED" });
-      expect(messages.at(-1)).toBe("DEPLOYED");
+      expectStatesInOrder(messages);
       expect(JSON.stringify(result)).not.toContain(KEY);
     } finally {
       await client.close();

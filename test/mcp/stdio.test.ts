@@ -6,7 +6,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSimulator, SEED_IDS, startSimulator } from "../../src/simulator/node/index.js";
 import { cleanEnv, DMS, dms, startDms } from "../cli/support.js";
-import { textOf } from "./support.js";
+import { expectStatesInOrder, textOf } from "./support.js";
 
 const KEY = "stdio-test-key-4b1e";
 let sim: RunningSimulator;
@@ -49,7 +49,7 @@ describe("dms mcp over stdio", () => {
       );
       expect(result.isError, textOf(result)).toBeFalsy();
       expect(result.structuredContent).toMatchObject({ status: "DEPLOYED", ended: true });
-      expect(messages.at(-1)).toBe("DEPLOYED");
+      expectStatesInOrder(messages);
       expect(stderr()).toMatch(/dms mcp: serving the tools of http:\/\/127\.0\.0\.1:\d+ on stdio/);
       expect(`${stderr()}${JSON.stringify(result)}`).not.toContain(KEY);
     } finally {

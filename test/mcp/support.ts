@@ -2,6 +2,8 @@
 // in-process simulator: the whole path an agent's call takes, without a port or a child process.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { expect } from "vitest";
+import { REVISION_PROGRESSION } from "../../generated/constants.js";
 import { createDeploymentsClient } from "../../src/client/client.js";
 import { createMcpServer } from "../../src/mcp/index.js";
 import { createSimulator, type Simulator } from "../../src/simulator/core/index.js";
@@ -38,4 +40,20 @@ export async function connect(options: { readOnly?: boolean; stepSeconds?: numbe
 /** The text of a result's content, joined. */
 export function textOf(result: unknown): string {
   return (((result as { content?: unknown }).content as { type: string; text?: string }[]) ?? []).map((c) => c.text ?? "").join("\n");
+}
+
+/**
+ * Progress messages as a client sees them: revision states, in the order a revision moves, at least
+ * one. The last (DEPLOYED) may be missing over a pipe or a stream: the SDK's client (1.32) drops a
+ * progress notification it reads together with the result (modelcontextprotocol/typescript-sdk#2580);
+ * the result carries the final state either way.
+ */
+export function expectStatesInOrder(messages: readonly string[]): void {
+  expect(messages.length).toBeGreaterThan(0);
+  const positions = messages.map((m) => (REVISION_PROGRESSION as readonly string[]).indexOf(m));
+  expect(
+    positions.every((p) => p >= 0),
+    messages.join(", "),
+  ).toBe(true);
+  expect(positions).toEqual([...positions].sort((a, b) => a - b));
 }
