@@ -87,6 +87,23 @@ describe("dms mcp starting and ending", () => {
     expect(result.stdout).toBe("");
   });
 
+  it("lines that are not JSON-RPC are passed over, and the next request is answered", async () => {
+    const run = startDms(["mcp"], { DMS_BASE_URL: sim.url, DMS_API_KEY: KEY });
+    const initialize = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } };
+    run.child.stdin.write('not json\n{"jsonrpc": "2.0"}\n[1, 2, 3]\n{"jsonrpc":"2.0","id":"x","method":"no/such"}\n');
+    run.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: initialize })}\n`);
+    await run.waitForStdout('"id":1');
+    run.child.stdin.end();
+    const result = await run.ended;
+    expect(result.code).toBe(0);
+    const answers = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(answers).toContainEqual(expect.objectContaining({ id: "x", error: expect.objectContaining({ code: -32601 }) }));
+    expect(answers).toContainEqual(expect.objectContaining({ id: 1, result: expect.objectContaining({ serverInfo: expect.any(Object) }) }));
+  });
+
   it("without DMS_BASE_URL is a usage error (2) naming it, before anything starts", async () => {
     const result = await dms(["mcp"], { DMS_API_KEY: KEY });
     expect(result.code).toBe(2);
