@@ -134,17 +134,37 @@ export function operationOf(operationId: string): OperationEntry {
   return entry;
 }
 
-/** A parameter of an operation: where it goes, and its schema with the parameter's description. */
-export function parameterOf(operationId: string, name: string): { in: "path" | "query"; required: boolean; schema: JsonSchema } {
+/** Built once per key: the tools read these on every call. */
+function memo<T>(build: (key: string) => T): (key: string) => T {
+  const cache = new Map<string, T>();
+  return (key) => {
+    if (!cache.has(key)) cache.set(key, build(key));
+    return cache.get(key)!;
+  };
+}
+
+export interface ParameterSchema {
+  in: "path" | "query";
+  required: boolean;
+  schema: JsonSchema;
+}
+
+const parameters = memo((key): ParameterSchema => {
+  const [operationId, name] = key.split(" ") as [string, string];
   const parameter = operationOf(operationId).parameters.find((p) => p.name === name);
   if (!parameter) throw new Error(`${operationId} has no parameter ${name}`);
   const schema = toJsonSchema(parameter.schema, { descriptions: true }) as JsonSchema;
   const description = shortDescription(parameter.description);
   return { in: parameter.in, required: parameter.required === true, schema: description ? { ...schema, description } : schema };
+});
+
+/** A parameter of an operation: where it goes, and its schema with the parameter's description. */
+export function parameterOf(operationId: string, name: string): ParameterSchema {
+  return parameters(`${operationId} ${name}`);
 }
 
 /** The JSON request body's schema of an operation, as an object schema whose properties become arguments. */
-export function requestBodyOf(operationId: string): JsonSchema {
+export const requestBodyOf = memo((operationId): JsonSchema => {
   const body = deref(openApiDocument, operationOf(operationId).operation.requestBody);
   return toJsonSchema(body.content["application/json"].schema, { descriptions: true }) as JsonSchema;
-}
+});
