@@ -7,6 +7,9 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, "test/fresh-clone/fresh-clone.test.ts"],
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 60_000,
+    // expect.poll waits for an event, not for a time: its default second is too short on a loaded
+    // machine (a reset seen only after a send that took longer), so it waits as long as a hook may.
+    expect: { poll: { timeout: 30_000 } },
     hookTimeout: 60_000,
     // Two cores: suites that start servers or compilers run two at a time.
     maxWorkers: 2,
