@@ -283,14 +283,8 @@ function openState(
   }
   if (head === undefined) createPrivate(file);
 
-  let db: Connection;
+  const db = openLocked(connect, file);
   try {
-    db = connect();
-  } catch (error) {
-    throw new StateFileError(file, `it cannot be opened (${(error as Error).message})`);
-  }
-  try {
-    lockExclusively(db, file);
     const applicationId = pragma(db, "application_id");
     const version = pragma(db, "user_version");
     const tables = Number((db.prepare("SELECT count(*) AS n FROM sqlite_schema").get() as { n: number }).n);
@@ -343,6 +337,49 @@ function openState(
   }
 }
 
+const busy = (file: string) =>
+  new StateFileError(
+    file,
+    "another simulator (or another program) has it open",
+    "One simulator per state file: stop the other one, or give this one a file of its own.",
+  );
+
+/** A pause of the thread, for the few milliseconds between attempts at the lock at start. */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * A connection holding the file's exclusive lock, inside a transaction. A start that finds the lock
+ * taken tries twice more, a few random milliseconds apart, after closing its connection: two starts
+ * that meet a hot journal (a first start killed mid-write) both need the EXCLUSIVE lock to roll it
+ * back, and each may fail while the other holds its SHARED one; closing lets the other through.
+ */
+function openLocked(connect: () => Connection, file: string): Connection {
+  for (let attempt = 1; ; attempt++) {
+    let db: Connection;
+    try {
+      db = connect();
+    } catch (error) {
+      throw new StateFileError(file, `it cannot be opened (${(error as Error).message})`);
+    }
+    let locked: boolean;
+    try {
+      locked = lockExclusively(db);
+    } catch (error) {
+      rollback(db, "ROLLBACK");
+      db.close();
+      if (sqliteCode(error) === 5) throw busy(file);
+      throw new StateFileError(file, describeSqliteError(error));
+    }
+    if (locked) return db;
+    // Exclusive locking mode keeps the SHARED lock of the failed BEGIN: closing lets go of it.
+    db.close();
+    if (attempt === 3) throw busy(file);
+    pause(10 + Math.random() * 40);
+  }
+}
+
 /**
  * Takes the file's exclusive lock, which exclusive locking mode keeps until close, and opens a
  * transaction under it. Of simulators starting at the same moment exactly one gets the lock: the
@@ -351,19 +388,14 @@ function openState(
  * those to let go of their SHARED locks (BEGIN EXCLUSIVE with a busy timeout: in exclusive mode the
  * RESERVED lock outlives the ROLLBACK), which they do without waiting for anything. Taking the
  * EXCLUSIVE lock straight away instead lets two starts each block the other, and both refuse.
+ * False when the lock is taken (SQLITE_BUSY at BEGIN IMMEDIATE).
  */
-function lockExclusively(db: DatabaseSync, file: string): void {
+function lockExclusively(db: DatabaseSync): boolean {
   db.exec("PRAGMA locking_mode = EXCLUSIVE");
   try {
     db.exec("BEGIN IMMEDIATE");
   } catch (error) {
-    if (sqliteCode(error) === 5) {
-      throw new StateFileError(
-        file,
-        "another simulator (or another program) has it open",
-        "One simulator per state file: stop the other one, or give this one a file of its own.",
-      );
-    }
+    if (sqliteCode(error) === 5) return false;
     throw error;
   }
   db.exec("ROLLBACK");
@@ -373,6 +405,7 @@ function lockExclusively(db: DatabaseSync, file: string): void {
   } finally {
     db.exec("PRAGMA busy_timeout = 0");
   }
+  return true;
 }
 
 /** The first bytes of the file (up to 256), or undefined when there is no file. Anything but a regular file is refused before it is opened. */
