@@ -105,6 +105,45 @@ function allowed(rule: Rule, kind: string): boolean {
 
 const files = sourceFiles(join(ROOT, "src")).map((f) => relative(ROOT, f).split("\\").join("/"));
 
+// The one cycle left when this check was written: github.ts takes the `Io` type from output.ts, which
+// calls github.ts's announceMasks. Those files were being changed by someone else at the time; moving
+// `Io` into a module of its own breaks it, and then this entry goes.
+const KNOWN_CYCLES = ["src/cli/github.ts -> src/cli/output.ts -> src/cli/github.ts"];
+
+/** The src/ files a file imports, type-only imports too: a cycle of types still ties modules together. */
+function importedFiles(file: string, known: Set<string>): string[] {
+  return importsOf(readFileSync(join(ROOT, file), "utf8")).flatMap(({ specifier }) => {
+    const target = resolveSource(join(ROOT, file), specifier);
+    const path = target && relative(ROOT, target).split("\\").join("/");
+    return path && known.has(path) ? [path] : [];
+  });
+}
+
+/**
+ * Every import cycle of a graph, each as the files around it ("a -> b -> a"): a depth-first walk
+ * that reports an edge back to a file still on the walk's path. Each back edge is one cycle, so a
+ * file in two cycles is reported twice, and a graph without cycles gives [].
+ */
+function findCycles(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const cycles: string[] = [];
+  const done = new Set<string>();
+  const path: string[] = [];
+  const onPath = new Set<string>();
+  const visit = (file: string) => {
+    path.push(file);
+    onPath.add(file);
+    for (const next of graph.get(file) ?? []) {
+      if (onPath.has(next)) cycles.push([...path.slice(path.indexOf(next)), next].join(" -> "));
+      else if (!done.has(next)) visit(next);
+    }
+    path.pop();
+    onPath.delete(file);
+    done.add(file);
+  };
+  for (const file of [...graph.keys()].sort()) if (!done.has(file)) visit(file);
+  return cycles;
+}
+
 describe("docs/architecture.md's code map", () => {
   it("names every folder of src/", () => {
     const folders = new Set(files.map((f) => ruleOf(f)?.folder));
@@ -147,6 +186,24 @@ describe("docs/architecture.md's code map", () => {
     for (const entry of entries) walk(entry, []);
     expect(entries.length).toBeGreaterThanOrEqual(3);
     expect(reached).toEqual([]);
+  });
+
+  it("no file under src/ imports itself through a chain of imports", () => {
+    const known = new Set(files);
+    const graph = new Map(files.map((file) => [file, importedFiles(file, known)]));
+    const cycles = findCycles(graph);
+    expect(cycles.filter((cycle) => !KNOWN_CYCLES.includes(cycle))).toEqual([]);
+  });
+
+  it("reports a cycle's files, and nothing for a graph without one", () => {
+    const graph = new Map([
+      ["src/client/redirects.ts", ["src/client/retry.ts"]],
+      ["src/client/retry.ts", ["src/client/sleep.ts", "src/client/redirects.ts"]],
+      ["src/client/sleep.ts", []],
+    ]);
+    expect(findCycles(graph)).toEqual(["src/client/redirects.ts -> src/client/retry.ts -> src/client/redirects.ts"]);
+    graph.set("src/client/redirects.ts", []);
+    expect(findCycles(graph)).toEqual([]);
   });
 
   it("catches a core file that imports node: and src/ code that imports scripts/", () => {

@@ -8,7 +8,8 @@ import { readSuccessData } from "./json-body.js";
 import { checkDelay, checkFunction, checkHeaders, checkHeaderValue, checkWholeNumber, resolveBaseUrl } from "./option-checks.js";
 import { serializePath } from "./path-params.js";
 import { sameOriginRedirects } from "./redirects.js";
-import { DEFAULT_RETRY, type FetchFunction, type RetryOptions, withRetries } from "./retry.js";
+import type { RequestFetch } from "./request-fetch.js";
+import { DEFAULT_RETRY, type RetryOptions, withRetries } from "./retry.js";
 import { DEFAULT_TIMEOUT_MS, RequestTimeoutError, withDeadline } from "./timeout.js";
 
 type Method = "get" | "patch";
@@ -54,7 +55,7 @@ export interface DeploymentsClientOptions {
   /** Sent as `X-Tenant-Id` when given (not empty): selects the workspace. */
   tenantId?: string;
   /** The fetch to send requests with; globalThis.fetch by default. */
-  fetch?: FetchFunction;
+  fetch?: RequestFetch;
   /** Extra headers for every request. */
   headers?: HeadersOptions;
   /**
@@ -91,9 +92,9 @@ function checkOptions(options: DeploymentsClientOptions) {
 }
 
 type Result = { data?: unknown; error?: unknown; response: Response };
-type CallInit = { params?: { path?: Record<string, unknown> }; signal?: AbortSignal | null; fetch?: FetchFunction };
+type CallInit = { params?: { path?: Record<string, unknown> }; signal?: AbortSignal | null; fetch?: RequestFetch };
 type UntypedCall = (path: string, init?: CallInit) => Promise<Result>;
-type Settings = ReturnType<typeof checkOptions> & { fetchOnce: FetchFunction };
+type Settings = ReturnType<typeof checkOptions> & { fetchOnce: RequestFetch };
 
 /** The request path with its path parameters filled in, for messages: `/v2/deployments/6b0d…`. */
 function filledPath(path: string, init: CallInit): string {
@@ -112,7 +113,7 @@ function jsonMethod(call: UntypedCall, method: "GET" | "PATCH", settings: Settin
   return async (path, init = {}) => {
     const signal = init.signal ?? undefined;
     const timeoutError = () => new RequestTimeoutError(method, filledPath(path, init), settings.timeoutMs);
-    const attempt = (send: FetchFunction) =>
+    const attempt = (send: RequestFetch) =>
       withDeadline(
         // Every path is filled by serializePath, which refuses a missing parameter; redirects are followed only on the same origin.
         (deadline) =>
@@ -143,7 +144,7 @@ export function createDeploymentsClient(options: DeploymentsClientOptions): Depl
   const checked = checkOptions(options);
   const { baseUrl, apiKey } = checked;
   const { tenantId } = options;
-  const fetchOnce: FetchFunction = options.fetch ?? ((request) => globalThis.fetch(request));
+  const fetchOnce: RequestFetch = options.fetch ?? ((request) => globalThis.fetch(request));
   const client = createClient<paths>({
     baseUrl,
     headers: options.headers,

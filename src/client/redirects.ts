@@ -5,7 +5,7 @@
 // there, so `X-Api-Key`, `X-Tenant-Id`, custom headers and a PATCH body with secret values never
 // reach another origin. A browser hides the target of a manual redirect (an "opaqueredirect"
 // response with status 0): that is refused too, since where it leads cannot be checked.
-import type { FetchFunction } from "./retry.js";
+import type { RequestFetch } from "./request-fetch.js";
 
 /** Redirects followed before giving up: the same limit order of magnitude as browsers (20) would hide loops for long. */
 export const MAX_REDIRECTS = 5;
@@ -82,7 +82,7 @@ function nextRequest(request: Request, response: Response, body: ArrayBuffer | u
  * A fetch that sends each request with `redirect: "manual"` and follows same-origin redirects
  * itself. A cross-origin or unreadable redirect rejects with a RedirectError.
  */
-export function sameOriginRedirects(fetchOnce: FetchFunction): FetchFunction {
+export function sameOriginRedirects(fetchOnce: RequestFetch): RequestFetch {
   return async (first) => {
     let request = first.redirect === "manual" ? first : new Request(first, { redirect: "manual" });
     // The body is read once, so that a followed 307/308 can send it again.

@@ -2,6 +2,7 @@
 // fails on the way (fetch rejecting: a dropped connection, a body cut short, the attempt's deadline).
 // The caller says which calls may be retried: a PATCH that creates a revision is not idempotent.
 import { RedirectError } from "./redirects.js";
+import type { RequestFetch } from "./request-fetch.js";
 import { sleep } from "./sleep.js";
 
 export interface RetryOptions {
@@ -19,8 +20,6 @@ export interface RetryOptions {
 export const DEFAULT_RETRY: Readonly<RetryOptions> = Object.freeze({ retries: 3, minDelayMs: 250, maxDelayMs: 10_000 });
 
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
-
-export type FetchFunction = (request: Request) => Promise<Response>;
 
 /**
  * Milliseconds to wait from a `Retry-After` value, or undefined if it is absent or unreadable.
@@ -48,14 +47,14 @@ function backoff(attempt: number, options: RetryOptions): number {
  * so that a failure before anything was sent (a bad header value, say) is thrown at once.
  */
 export async function withRetries<R extends { response: Response }>(
-  fetchOnce: FetchFunction,
-  attempt: (send: FetchFunction) => Promise<R>,
+  fetchOnce: RequestFetch,
+  attempt: (send: RequestFetch) => Promise<R>,
   options: RetryOptions,
   signal?: AbortSignal,
 ): Promise<R> {
   for (let count = 0; ; count++) {
     let sent = false;
-    const send: FetchFunction = (request) => {
+    const send: RequestFetch = (request) => {
       sent = true;
       return fetchOnce(request);
     };

@@ -6,9 +6,10 @@
 // data-try-param, data-try-body, data-try-send, data-try-response (data-status), data-try-advance,
 // data-try-reset.
 import { TERMINAL_REVISION_STATUSES } from "../../generated/constants.js";
+import { headerValueProblem } from "../shared/header-value.js";
 import { openApiDocument } from "../simulator/core/document.js";
 import { createSimulator, type Simulator } from "../simulator/core/index.js";
-import { asClientCall, asCurl, type FilledRequest, headersOf, type OperationSpec, operationSpecs, targetOf } from "./requests.js";
+import { asClientCall, asCurl, type FilledRequest, headersOf, type ConsoleOperation, operationSpecs, targetOf } from "./requests.js";
 
 const BASE_URL = String((openApiDocument as { servers?: { url?: string }[] }).servers?.[0]?.url ?? "https://api.example.com").replace(/\/+$/, "");
 const GUIDE_SECTION = "section/deploy-and-follow-a-revision";
@@ -160,7 +161,7 @@ function followNewRevision(deploymentId: string, revisionId: string): void {
 }
 
 /** The path parameter an operation's answers hold ids of: /v2/deployments and /v2/deployments/{deployment_id} both give deployment_id. */
-function idParameterOf(spec: OperationSpec, all: OperationSpec[]): string | undefined {
+function idParameterOf(spec: ConsoleOperation, all: ConsoleOperation[]): string | undefined {
   const own = spec.path.match(/\/\{([^}]+)\}$/)?.[1];
   if (own) return own;
   for (const other of all) {
@@ -171,7 +172,7 @@ function idParameterOf(spec: OperationSpec, all: OperationSpec[]): string | unde
 }
 
 /** Offers the ids an answer holds: its resources' ids, and the revision ids a deployment names. */
-function harvest(spec: OperationSpec, body: unknown): void {
+function harvest(spec: ConsoleOperation, body: unknown): void {
   const idParam = idParameterOf(spec, specs);
   const visit = (value: unknown, depth: number) => {
     if (depth > 3 || !value || typeof value !== "object") return;
@@ -188,7 +189,7 @@ function harvest(spec: OperationSpec, body: unknown): void {
 }
 
 /** A console for one operation. */
-function operationConsole(spec: OperationSpec): HTMLElement {
+function operationConsole(spec: ConsoleOperation): HTMLElement {
   const inputs = new Map<string, HTMLInputElement>();
   const rows: HTMLElement[] = [];
   for (const p of spec.parameters) {
@@ -221,6 +222,14 @@ function operationConsole(spec: OperationSpec): HTMLElement {
   if (spec.method === "GET" && inputs.has("deployment_id") && inputs.has("revision_id")) revisionConsoles.push({ inputs, refresh: refreshSamples });
   send.addEventListener("click", async () => {
     const request = filled();
+    // A header value fetch cannot send is the reader's to fix, said by name (not "could not be made").
+    const unsendable = Object.entries(headersOf(request)).find(([, value]) => headerValueProblem(value) !== undefined);
+    if (unsendable) {
+      answer.replaceChildren(h("p", { class: "try-status" }, `${unsendable[0]} cannot be sent as a header: ${headerValueProblem(unsendable[1])}.`));
+      answer.dataset.status = "error";
+      answer.hidden = false;
+      return;
+    }
     send.disabled = true;
     const started = performance.now();
     try {
@@ -264,7 +273,7 @@ function operationConsole(spec: OperationSpec): HTMLElement {
 }
 
 /** The guide's console: PATCH, read latest_revision_id, then GET the revision until it ends. */
-function guideConsole(patch: OperationSpec): HTMLElement {
+function guideConsole(patch: ConsoleOperation): HTMLElement {
   const id = h("input", { type: "text", "data-try-param": "deployment_id", spellcheck: "false" });
   const param = patch.parameters.find((p) => p.name === "deployment_id");
   id.value = param?.initial ?? "";

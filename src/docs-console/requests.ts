@@ -19,7 +19,8 @@ export interface ParameterSpec {
   placeholder: string;
 }
 
-export interface OperationSpec {
+/** An operation as the console shows it: its form's inputs, an example body, the statuses it may answer. */
+export interface ConsoleOperation {
   operationId: string;
   method: string;
   path: string;
@@ -32,7 +33,7 @@ export interface OperationSpec {
 }
 
 export interface FilledRequest {
-  spec: OperationSpec;
+  spec: ConsoleOperation;
   values: Record<string, string>;
   body: string | undefined;
 }
@@ -87,7 +88,7 @@ function firstExample(document: OpenApiDocument, media: Json): unknown {
   return first ? deref(document, first).value : undefined;
 }
 
-export function operationSpecs(document: OpenApiDocument): OperationSpec[] {
+export function operationSpecs(document: OpenApiDocument): ConsoleOperation[] {
   const headers = securityHeaders(document);
   return listOperations(document).map((entry) => {
     const parameters: ParameterSpec[] = entry.parameters

@@ -4,7 +4,8 @@ import { readBodyWithin } from "../../local-server/body.js";
 import type { Router, SimRequest } from "./router.js";
 import { problem, replyBody, type Reply } from "./reply.js";
 
-export type FetchFunction = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+/** A function with the global fetch's signature (a URL or a Request, and an init). */
+export type FetchLike = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
 
 const decoder = new TextDecoder();
 
@@ -37,7 +38,7 @@ export function toResponse(reply: Reply, method: string): Response {
 }
 
 /** A fetch function over a handler; `whenReady` is awaited first while the simulator is still loading. */
-export function fetchOver(handle: Router, isReady: () => boolean, whenReady: Promise<unknown>): FetchFunction {
+export function fetchOver(handle: Router, isReady: () => boolean, whenReady: Promise<unknown>): FetchLike {
   return async function simulatorFetch(input, init) {
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
     if (!isReady()) await whenReady;

@@ -12,4 +12,7 @@ export {
 export { SEED_IDS } from "./seed.js";
 export { StorageError, type Persistence, type StateChange } from "./changes.js";
 export type { State } from "./model.js";
-export type { FetchFunction } from "./fetch.js";
+export type { FetchLike } from "./fetch.js";
+import type { FetchLike } from "./fetch.js";
+/** @deprecated Use `FetchLike`: the old name, kept so that code importing it still compiles. */
+export type FetchFunction = FetchLike;

@@ -22,7 +22,7 @@ import { type ControlActions, findControlAction } from "./control.js";
 import type { Faults } from "./faults.js";
 import { PROBLEM_JSON, problem, type Reply } from "./reply.js";
 import type { OperationId, RoutedAnswer } from "./operations.js";
-import type { FieldError, OperationSpec, RequestChecker } from "./validate.js";
+import type { FieldError, CheckedOperation, RequestChecker } from "./validate.js";
 
 /** A request as every transport can give it. */
 export interface SimRequest {
@@ -36,7 +36,7 @@ export interface SimRequest {
 }
 
 export interface RouterConfig {
-  operations: OperationSpec[];
+  operations: CheckedOperation[];
   checker: RequestChecker;
   /** Each operation's answer, by operationId (the compiler checks that every operation has one). */
   answers: Record<OperationId, RoutedAnswer>;
@@ -108,7 +108,7 @@ export function createRouter(config: RouterConfig): Router {
 
   /** Validates the parameters, the tenant and the parsed body, then runs the operation's handler. */
   function answer(
-    spec: OperationSpec,
+    spec: CheckedOperation,
     pathValues: Record<string, string>,
     request: SimRequest,
     query: URLSearchParams | undefined,
@@ -135,7 +135,7 @@ export function createRouter(config: RouterConfig): Router {
   }
 
   /** The bounds first: a value too deep or too large is never handed to the schema validator. */
-  function checkBody(spec: OperationSpec, body: unknown): FieldError[] {
+  function checkBody(spec: CheckedOperation, body: unknown): FieldError[] {
     const bounds = checkJsonBounds(body);
     return bounds.length > 0 ? bounds : config.checker.body(spec, body);
   }

@@ -5,7 +5,7 @@
 import type { Persistence } from "./changes.js";
 import { CONTROL_ROUTES, type ControlActionName, controlActions, type SimulatorStatus } from "./control.js";
 import { openApiDocument } from "./document.js";
-import { fetchOver, type FetchFunction } from "./fetch.js";
+import { fetchOver, type FetchLike } from "./fetch.js";
 import { createRouter, type Router } from "./router.js";
 import type { FailureStatus, State } from "./model.js";
 import { type FaultKind, type FaultRule, Faults, type Latency, MAX_PENDING_FAULTS } from "./faults.js";
@@ -53,7 +53,7 @@ export interface SimulatorFault {
 
 export interface Simulator {
   /** Answers a request in-process, like the global fetch answers one over the network. */
-  fetch: FetchFunction;
+  fetch: FetchLike;
   /** Resolves once the simulator serves (at once without persistence; after loading with it). Rejects when the saved state is unusable. */
   ready: Promise<{ restored: boolean }>;
   /** Moves the simulated clock forward by `seconds` (0 to ten years); revisions move as if that time had passed. */

@@ -31,7 +31,8 @@ interface ParameterSpec {
   uuid: boolean;
 }
 
-export interface OperationSpec {
+/** What the router checks of a request to one operation: its parameters and its body. */
+export interface CheckedOperation {
   operationId: string;
   method: string;
   path: string;
@@ -40,9 +41,9 @@ export interface OperationSpec {
 }
 
 /** Describes every operation of the document (no validator is compiled yet). */
-export function describeOperations(document: OpenApiDocument): OperationSpec[] {
+export function describeOperations(document: OpenApiDocument): CheckedOperation[] {
   return listOperations(document).map(({ path, method, operationId, operation, parameters }) => {
-    let body: OperationSpec["body"];
+    let body: CheckedOperation["body"];
     if (operation.requestBody) {
       const rb = deref<{ required?: boolean; content?: Record<string, unknown> }>(document, operation.requestBody);
       const mediaTypes = Object.keys(rb.content ?? {});
@@ -115,7 +116,7 @@ export interface ParameterValues {
  */
 export class RequestChecker {
   parameters(
-    spec: OperationSpec,
+    spec: CheckedOperation,
     pathValues: Record<string, string>,
     query: URLSearchParams | undefined,
     header: (name: string) => string | null,
@@ -154,7 +155,7 @@ export class RequestChecker {
     return { values, errors };
   }
 
-  body(spec: OperationSpec, body: unknown): FieldError[] {
+  body(spec: CheckedOperation, body: unknown): FieldError[] {
     if (!spec.body) return [];
     if (body === undefined) return spec.body.required ? [{ pointer: "", code: "required", detail: BODY_REQUIRED_DETAIL }] : [];
     const validate = compiledValidator(`body:${spec.operationId}`);
