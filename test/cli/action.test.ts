@@ -221,6 +221,26 @@ describe.concurrent("action.yml", () => {
     expect((await sim.get(`/v2/deployments/${id}`)).latest_revision_id).toBe(before.latest_revision_id);
   });
 
+  it("an input that looks like a flag (--help, -h, --json) is a value dms refuses (exit 2), never a flag that ends the step with 0", async () => {
+    const id = ids[27]!;
+    const before = await sim.get(`/v2/deployments/${id}`);
+    const runs = await Promise.all([
+      runAction({ ...connection(), "deployment-id": id, "rollback-to": "--help" }),
+      runAction({ ...connection(), "deployment-id": id, "rollback-to": "-h" }),
+      runAction({ ...connection(), "deployment-id": "--help", "rollback-to": "previous" }),
+      runAction({ ...connection(), "deployment-id": "--help", ref: "main" }),
+      runAction({ ...connection(), "deployment-id": id, "rollback-to": "previous", timeout: "--help" }),
+    ]);
+    for (const run of runs) {
+      expect(run.code, run.stdout + run.stderr).toBe(2);
+      expect(run.outputs["exit-code"]).toBe("2");
+      expect(run.stdout).not.toContain("Usage:");
+    }
+    expect(runs[0]!.stderr).toContain('--to "--help" is neither');
+    expect(runs[2]!.stderr).toContain('<deployment-id> "--help" is not a UUID');
+    expect((await sim.get(`/v2/deployments/${id}`)).latest_revision_id).toBe(before.latest_revision_id);
+  });
+
   it("without a build in the action's checkout, installs the package of the same version", async () => {
     // An action checkout with no dist/, and an npm that records what it was asked and installs this checkout.
     const checkout = join(work, "checkout");
