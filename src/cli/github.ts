@@ -7,6 +7,7 @@ import { closeSync, constants, writeSync } from "node:fs";
 import { checkUserFile, openUserFile, UnusableFileError } from "../simulator/node/user-file.js";
 import type { Io } from "./output.js";
 import { terminalSafe } from "./terminal-text.js";
+import { escapeMessage, escapeProperty } from "./workflow-commands.js";
 
 /** `name=value` lines, or the heredoc form for a value with a line break. */
 function outputLines(outputs: Record<string, string>): string {
@@ -17,15 +18,6 @@ function outputLines(outputs: Record<string, string>): string {
       return `${name}<<${delimiter}\n${value}\n${delimiter}\n`;
     })
     .join("");
-}
-
-/** Escapes a workflow command's message: %, CR and LF would end or corrupt it. */
-function escapeMessage(text: string): string {
-  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
-}
-
-function escapeProperty(text: string): string {
-  return escapeMessage(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
 }
 
 const failedFiles = new Set<string>();
@@ -68,15 +60,6 @@ function appendTo(file: string, text: string): void {
 /** Step outputs, written as soon as each is known (a later value of the same name wins), unmasked: dms's own ids and statuses. */
 export function writeGithubOutputs(io: Io, outputs: Record<string, string>): void {
   appendRunnerFile(io, "GITHUB_OUTPUT", outputLines(outputs));
-}
-
-/**
- * On GitHub, `::add-mask::` for each secret value and the key not announced yet (on stderr, so
- * stdout stays JSON lines): the runner then hides them in the job's log wherever they appear.
- */
-export function announceMasks(io: Io): void {
-  if (io.env.GITHUB_ACTIONS !== "true") return;
-  for (const value of io.redactor.pendingMasks()) io.stderr.write(`::add-mask::${escapeMessage(value)}\n`);
 }
 
 export function appendGithubSummary(io: Io, markdown: string): void {

@@ -1,9 +1,9 @@
 // Where dms writes: stdout for results (JSON lines with --json), stderr for diagnostics and the live
 // spinner. Every line has its control characters escaped (text from the server cannot drive the
 // terminal) and is redacted. Colours and the spinner only on a terminal, never with NO_COLOR.
-import { announceMasks } from "./github.js";
 import type { Redactor } from "./redact.js";
 import { jsonSafe, terminalSafe } from "./terminal-text.js";
+import { addMask } from "./workflow-commands.js";
 
 export interface Stream {
   write(text: string): unknown;
@@ -49,8 +49,10 @@ export class Output {
   ) {
     this.outColors = colorsOn(io.stdout, io.env);
     this.errColors = colorsOn(io.stderr, io.env);
-    // Commands make their Output once the key and the secrets are known, before printing anything.
-    announceMasks(io);
+    // Commands make their Output once the key and the secrets are known, before printing anything:
+    // on GitHub, the runner is told (on stderr, so stdout stays JSON lines) to hide each of them in
+    // the job's log wherever they appear, once.
+    if (io.env.GITHUB_ACTIONS === "true") for (const value of io.redactor.pendingMasks()) io.stderr.write(addMask(value));
   }
 
   /** A line on stdout (for people; with --json use event()). */
