@@ -1,5 +1,5 @@
 // The packed package's hygiene and its `query` and `schemas` entries, as a consumer gets them:
-// `npm pack` (of the dist/ that test/global-setup.ts compiled), then @arethetypeswrong/cli and
+// the tarball test/global-setup.ts packed (of the dist/ it compiled), then @arethetypeswrong/cli and
 // publint on the tarball; the tarball installed into a fresh project with @tanstack/query-core, a
 // TypeScript consumer type-checked with NodeNext resolution, a JavaScript consumer run by Node, and
 // the same consumer bundled by esbuild for a browser and run in Chromium. It also measures what each
@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumAvailable, launchChromium } from "../scripts/docs-browser.mjs";
 import { type LocalServer, sendJson, startLocalServer } from "./client/local-server.js";
 import { ROOT } from "./support/document.js";
+import { packedTarball } from "./support/packed.js";
 
 const run = promisify(execFile);
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -27,8 +28,8 @@ let consumer: string;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "dms-pack-entries-"));
-  const { stdout } = await run(npm, ["pack", "--json", "--ignore-scripts", "--pack-destination", work], { cwd: ROOT, maxBuffer: 1 << 24 });
-  tarball = join(work, (JSON.parse(stdout.slice(stdout.indexOf("[\n"))) as { filename: string }[])[0]!.filename);
+  // The tarball test/global-setup.ts packed once for the run.
+  tarball = packedTarball();
   consumer = join(work, "consumer");
   await mkdir(consumer);
   await writeFile(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));

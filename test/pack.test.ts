@@ -1,5 +1,5 @@
-// The published package, as a consumer gets it: `npm pack` (of the dist/ that test/global-setup.ts compiled), install the
-// tarball into a temporary project, type-check a TypeScript consumer with NodeNext resolution, and run
+// The published package, as a consumer gets it: the tarball test/global-setup.ts packed, installed
+// into a temporary project, type-check a TypeScript consumer with NodeNext resolution, and run
 // a JavaScript consumer against a local node:http server.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalServer, sendJson, type LocalServer } from "./client/local-server.js";
 import { chromiumAvailable, launchChromium } from "../scripts/docs-browser.mjs";
 import { ROOT } from "./support/document.js";
+import { packEntry, packedTarball, type PackEntry } from "./support/packed.js";
 import { PAGES } from "./support/pages.js";
 
 const run = promisify(execFile);
@@ -19,28 +20,19 @@ const TSC = join(ROOT, "node_modules/typescript/bin/tsc");
 // TypeScript 7 (the native compiler), which consumers may use for the published .d.ts files.
 const TSC7 = join(ROOT, "node_modules/typescript7/bin/tsc");
 
-interface PackResult {
-  filename: string;
-  size: number;
-  unpackedSize: number;
-  entryCount: number;
-  files: { path: string; size: number }[];
-}
-
 let work: string;
 let consumer: string;
-let packed: PackResult;
+let packed: PackEntry;
 let installOutput = "";
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "dms-pack-"));
-  const { stdout } = await run(npm, ["pack", "--json", "--ignore-scripts", "--pack-destination", work], { cwd: ROOT, maxBuffer: 1 << 24 });
-  // dist/ is compiled once by test/global-setup.ts, so prepack is skipped here.
-  packed = (JSON.parse(stdout.slice(stdout.indexOf("[\n"))) as PackResult[])[0]!;
+  // The tarball test/global-setup.ts packed once for the run.
+  packed = packEntry();
   consumer = join(work, "consumer");
   await mkdir(consumer);
   await writeFile(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
-  const install = ["install", "--no-audit", "--no-fund", "--no-save", join(work, packed.filename)];
+  const install = ["install", "--no-audit", "--no-fund", "--no-save", packedTarball()];
   // The dependencies come from the npm cache; --prefer-offline where the cache lacks something.
   const installed = await run(npm, [...install, "--offline"], { cwd: consumer }).catch(() => run(npm, [...install, "--prefer-offline"], { cwd: consumer }));
   installOutput = `${installed.stdout}${installed.stderr}`;

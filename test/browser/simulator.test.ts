@@ -1,5 +1,5 @@
-// The simulator in a browser page, as a consumer ships it: `npm pack` (of the dist/ that
-// test/global-setup.ts compiled), install the tarball into a temporary project, bundle a page
+// The simulator in a browser page, as a consumer ships it: take the tarball test/global-setup.ts packed (of
+// the dist/ it compiled), install it into a temporary project, bundle a page
 // script that imports "deployment-management-api/simulator" and "deployment-management-api" with
 // esbuild for the browser, serve it with `Content-Security-Policy: script-src 'self'` (no
 // 'unsafe-eval', no 'unsafe-inline') and run a patch-then-deploy flow in Chromium with no API
@@ -19,6 +19,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumAvailable, CHROMIUM_PATH, launchChromium } from "../../scripts/docs-browser.mjs";
 import { ROOT } from "../support/document.js";
+import { packedTarball } from "../support/packed.js";
 
 const run = promisify(execFile);
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -129,14 +130,12 @@ async function bundle(entry: string): Promise<{ code: string } | { errors: strin
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "dms-browser-"));
-  const { stdout } = await run(npm, ["pack", "--json", "--ignore-scripts", "--pack-destination", work], { cwd: ROOT, maxBuffer: 1 << 24 });
-  const [packed] = JSON.parse(stdout.slice(stdout.indexOf("[\n"))) as { filename: string }[];
   consumer = join(work, "consumer");
   await mkdir(consumer);
   await writeFile(join(consumer, "package.json"), JSON.stringify({ name: "browser-consumer", private: true, type: "module" }));
   // msw is an optional peer dependency: a project that uses the msw entry installs it itself. One
   // install for both, since an install with --no-save removes what an earlier one added.
-  const install = ["install", "--no-audit", "--no-fund", "--no-save", join(work, packed!.filename), `msw@${MSW_VERSION}`];
+  const install = ["install", "--no-audit", "--no-fund", "--no-save", packedTarball(), `msw@${MSW_VERSION}`];
   await run(npm, [...install, "--offline"], { cwd: consumer }).catch(() => run(npm, [...install, "--prefer-offline"], { cwd: consumer }));
 
   await writeFile(join(consumer, "app.js"), APP);

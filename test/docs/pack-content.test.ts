@@ -1,21 +1,10 @@
-// What `npm pack` puts in the tarball (the dry run lists it; test/global-setup.ts compiled dist/ first):
-// the compiled client and simulator, everything under generated/ a user reads or imports, README and
+// What `npm pack` puts in the tarball test/global-setup.ts packed (npm's entry for it lists the files
+// a dry run lists): the compiled client and simulator, everything under generated/ a user reads or imports, README and
 // LICENSE; none of the sources, tests, scripts or the README's screenshot.
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { beforeAll, describe, expect, test } from "vitest";
 import { factPages, factsFromPack, markedFacts } from "../../scripts/doc-facts.mjs";
 import { ROOT } from "../support/document.js";
-
-const run = promisify(execFile);
-const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-
-interface PackEntry {
-  size: number;
-  unpackedSize: number;
-  entryCount: number;
-  files: { path: string; size: number }[];
-}
+import { packEntry, type PackEntry } from "../support/packed.js";
 
 const MUST_HAVE = [
   "package.json",
@@ -39,12 +28,11 @@ describe("npm pack --dry-run", () => {
   let packed: PackEntry;
   let paths: string[];
 
-  beforeAll(async () => {
-    const { stdout } = await run(npm, ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, maxBuffer: 1 << 24 });
-    // dist/ is compiled once by test/global-setup.ts, so prepack is skipped here.
-    packed = (JSON.parse(stdout.slice(stdout.indexOf("[\n"))) as PackEntry[])[0]!;
+  beforeAll(() => {
+    // The entry of the tarball test/global-setup.ts packed: its files are the ones the dry run lists.
+    packed = packEntry();
     paths = packed.files.map((f) => f.path);
-  }, 120_000);
+  });
 
   test("carries the compiled client, generated/ (bundle, types, docs), README and LICENSE", () => {
     expect(paths).toEqual(expect.arrayContaining(MUST_HAVE));

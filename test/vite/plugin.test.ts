@@ -1,5 +1,5 @@
-// "deployment-management-api/vite" as a consumer uses it: `npm pack` (of the dist/ that
-// test/global-setup.ts compiled), the tarball installed in a temporary Vite app whose vite.config.ts
+// "deployment-management-api/vite" as a consumer uses it: the tarball test/global-setup.ts packed (of
+// the dist/ it compiled), installed in a temporary Vite app whose vite.config.ts
 // imports simulatorPlugin, served by Vite's own dev server (createServer, port 0). Requests under the
 // prefix reach the simulator; everything else stays Vite's; the state a page built up survives a
 // server restart (what editing vite.config does) and a second copy of the plugin module; the app's
@@ -17,6 +17,7 @@ import { CHROMIUM_PATH, chromiumAvailable, launchChromium } from "../../scripts/
 import type { SimulatorPlugin, simulatorPlugin as SimulatorPluginFn } from "../../src/vite/index.js";
 import { SEED_IDS } from "../../src/simulator/core/seed.js";
 import { ROOT } from "../support/document.js";
+import { packedTarball } from "../support/packed.js";
 import { upload } from "../support/upload.js";
 import { INDEX_HTML, MAIN_TS, VITE_CONFIG } from "./app-files.js";
 
@@ -61,12 +62,10 @@ async function json(url: string, init?: RequestInit): Promise<{ status: number; 
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "dms-vite-"));
-  const { stdout } = await run(npm, ["pack", "--json", "--ignore-scripts", "--pack-destination", work], { cwd: ROOT, maxBuffer: 1 << 24 });
-  const [packed] = JSON.parse(stdout.slice(stdout.indexOf("[\n"))) as { filename: string }[];
   app = join(work, "app");
   await mkdir(join(app, "src"), { recursive: true });
   await writeFile(join(app, "package.json"), JSON.stringify({ name: "vite-app", private: true, type: "module" }));
-  const install = ["install", "--no-audit", "--no-fund", "--no-save", join(work, packed!.filename)];
+  const install = ["install", "--no-audit", "--no-fund", "--no-save", packedTarball()];
   await run(npm, [...install, "--offline"], { cwd: app }).catch(() => run(npm, [...install, "--prefer-offline"], { cwd: app }));
   await writeFile(join(app, "index.html"), INDEX_HTML);
   await writeFile(join(app, "src/main.ts"), MAIN_TS);
