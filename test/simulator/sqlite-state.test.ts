@@ -27,7 +27,7 @@ import { crc32 } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { SEED_IDS, seedState } from "../../src/simulator/core/seed.js";
 import { type SimulatorOptions, StateFileError, startSimulator } from "../../src/simulator/node/index.js";
-import { loadSqlite } from "../../src/simulator/node/sqlite-persistence.js";
+import { APPLICATION_ID, loadSqlite, SCHEMA, SCHEMA_VERSION } from "../../src/simulator/node/sqlite-persistence.js";
 import { ROOT } from "../support/document.js";
 import { Client, startTestSimulator } from "./support.js";
 
@@ -125,6 +125,24 @@ describe("one simulator per file", () => {
       winners[0]!.child.kill("SIGKILL");
       await winners[0]!.exited;
     }
+  });
+});
+
+describe("a first start stopped halfway", () => {
+  it("a file with the schema and not one row (an earlier version's first start, stopped between its two commits) is served from the seed", async () => {
+    const file = join(work, "schema-only.sqlite");
+    const db = new DatabaseSync(file);
+    db.exec(SCHEMA);
+    db.exec(`PRAGMA application_id = ${APPLICATION_ID}`);
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    db.close();
+    const { simulator, client } = await startTestSimulator({ stateFile: file, seedDeployments: 3 });
+    expect((await client.allDeployments()).length).toBe(3);
+    expect((await client.patch(path, { source_config: { custom_url: "https://kept.example.com" } })).status).toBe(200);
+    await simulator.close();
+    const again = await startTestSimulator({ stateFile: file, seedDeployments: 3 });
+    expect((await again.client.ok(path)).source_config.custom_url).toBe("https://kept.example.com");
+    await again.simulator.close();
   });
 });
 

@@ -318,7 +318,17 @@ function openState(
       }
       const orphan = db.prepare("PRAGMA foreign_key_check").get() as { table: string; rowid: number } | undefined;
       if (orphan) throw new StateFileError(file, `row ${orphan.rowid} of ${orphan.table} belongs to no deployment`);
-      state = readState(db, file);
+      const rows = db
+        .prepare(
+          "SELECT (SELECT count(*) FROM simulator) + (SELECT count(*) FROM deployments) + (SELECT count(*) FROM revisions) + (SELECT count(*) FROM listeners) AS n",
+        )
+        .get() as { n: number };
+      const first = Number(rows.n) === 0 ? seed?.() : undefined;
+      if (first) {
+        // The schema and not one row: a first start of an earlier version stopped between its two
+        // commits. Nothing is lost by writing the first state now, in this transaction.
+        db.write(writes({ op: "replace_state", state: first }, []));
+      } else state = readState(db, file);
     }
     db.exec("COMMIT");
     // Set after the checks, so a file that is refused is not changed (WAL mode is written in its header).
