@@ -7,7 +7,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } fr
 import type { DeploymentsClient } from "../client/client.js";
 import { DEFAULT_WAIT } from "../client/wait-for-revision.js";
 import { openApiDocument } from "./json-schema.js";
-import { maskValues } from "./mask.js";
+import { maskResult } from "./mask.js";
 import { failureResult, type ToolResult } from "./results.js";
 import type { ToolContext } from "./tool.js";
 import { toolsFor } from "./tools.js";
@@ -25,6 +25,14 @@ export interface McpServerOptions {
    */
   redact?: readonly string[];
 }
+
+/**
+ * tools/call as sent. The SDK's CallToolRequestSchema reads `arguments` as a record, which drops a
+ * `__proto__` key without a word; this schema checks only the method and keeps the request as it
+ * came, so that every argument an agent sent, whatever its name, is read and named when it is not
+ * one. (The SDK still checks the request against its own schema before the handler runs.)
+ */
+const CallToolAsSent = CallToolRequestSchema.pick({ method: true }).loose();
 
 const INSTRUCTIONS = `Tools for the Deployment Management Service: agent applications (deployments) and their revisions.
 To deploy: list_deployments (find the id) -> deploy (patch + wait; progress reports each revision state) -> the answer says whether it ended DEPLOYED.
@@ -60,8 +68,9 @@ export function createMcpServer(options: McpServerOptions): Server {
     })),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const { name, arguments: args } = request.params;
+  server.setRequestHandler(CallToolAsSent, async (request, extra) => {
+    // The SDK has checked that params.name is a string and arguments, when given, an object.
+    const { name, arguments: args } = (request as unknown as { params: { name: string; arguments?: unknown } }).params;
     const tool = byName.get(name);
     if (!tool) {
       const hidden = readOnly && toolsFor(false).some((t) => t.name === name) ? " (this server is read-only)" : "";
@@ -94,10 +103,10 @@ export function createMcpServer(options: McpServerOptions): Server {
     }
     await sent;
     try {
-      return maskValues(result, masked);
+      return maskResult(result, masked);
     } catch (error) {
       // An answer nested too deep to walk: the call still gets an answer.
-      return maskValues(failureResult(name, error), masked);
+      return maskResult(failureResult(name, error), masked);
     }
   });
 

@@ -1,0 +1,88 @@
+// What a prober sends the MCP server, raw: JSON-RPC messages written by hand (keys an SDK client
+// would never send, such as __proto__), and a service that repeats a short API key. Spoken to in
+// memory, against the in-process simulator.
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { createDeploymentsClient } from "../../src/client/client.js";
+import { createMcpServer } from "../../src/mcp/index.js";
+import { createSimulator, SEED_IDS } from "../../src/simulator/core/index.js";
+
+const DEPLOYMENT = SEED_IDS.deployment_id;
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+/** A server on one end of a linked pair; `call` sends a raw JSON-RPC message (parsed from text) and answers the response to it. */
+async function rawServer(options: { apiKey: string; fetch?: typeof fetch }) {
+  const sim = createSimulator({ stepSeconds: 0.01 });
+  const client = createDeploymentsClient({
+    baseUrl: "https://api.example.test",
+    apiKey: options.apiKey,
+    fetch: options.fetch ?? sim.fetch,
+    retry: { retries: 0 },
+  });
+  const server = createMcpServer({ client, pollIntervalMs: 5, redact: [options.apiKey] });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const waiting = new Map<unknown, (message: any) => void>();
+  clientSide.onmessage = (message: any) => waiting.get(message.id)?.(message);
+  await server.connect(serverSide);
+  await clientSide.start();
+  closers.push(() => server.close());
+  let next = 0;
+  const send = (method: string, params: string): Promise<any> => {
+    const id = ++next;
+    const answered = new Promise((resolve) => waiting.set(id, resolve));
+    void clientSide.send(JSON.parse(`{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${params}}`) as JSONRPCMessage);
+    return answered;
+  };
+  await send("initialize", JSON.stringify({ protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } }));
+  await clientSide.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  return { sim, call: (name: string, args: string) => send("tools/call", `{"name":${JSON.stringify(name)},"arguments":${args}}`) };
+}
+
+describe("the MCP server, spoken to raw", () => {
+  it("names a __proto__ argument as unknown, as it names constructor, and sends nothing", async () => {
+    const { call } = await rawServer({ apiKey: "raw-test-key-1c9e" });
+    for (const key of ["__proto__", "constructor", "prototype"]) {
+      const answer = await call("get_deployment", `{"${key}":{"polluted":true},"deployment_id":"${DEPLOYMENT}"}`);
+      expect(answer.result.isError, JSON.stringify(answer)).toBe(true);
+      expect(answer.result.content[0].text).toContain(`- ${key}: is not an argument of get_deployment`);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("arguments that are not an object are an invalid-params error (-32602), not an internal error", async () => {
+    const { call } = await rawServer({ apiKey: "raw-test-key-1c9e" });
+    for (const args of ['"text"', "[1,2]", "42"]) {
+      const answer = await call("get_deployment", args);
+      expect(answer.error?.code, JSON.stringify(answer)).toBe(-32602);
+    }
+    expect((await call("get_deployment", `{"deployment_id":"${DEPLOYMENT}"}`)).result.isError).toBeFalsy();
+  });
+
+  it("a short key (dev) repeated by the service never shows, and the JSON text is the structured content", async () => {
+    const sim = createSimulator({ stepSeconds: 0.01 });
+    // A service that quotes the key in a problem detail and in a field of what it answers.
+    const echoing: typeof fetch = async (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      if (url.pathname.endsWith("/revisions"))
+        return new Response(JSON.stringify({ type: "about:blank", title: "Unauthorized", status: 401, detail: "the key dev is not accepted here" }), {
+          status: 401,
+          headers: { "content-type": "application/problem+json" },
+        });
+      return sim.fetch(input, init);
+    };
+    const { call } = await rawServer({ apiKey: "dev", fetch: echoing });
+    const refused = await call("list_revisions", `{"deployment_id":"${DEPLOYMENT}"}`);
+    expect(refused.result.isError).toBe(true);
+    expect(refused.result.content[0].text).toContain("the key *** is not accepted here");
+    // The deployment now holds "dev" as its ref: a value equal to the key is masked in the data and in its JSON text alike.
+    const deployed = await call("deploy", `{"deployment_id":"${DEPLOYMENT}","source_revision_config":{"repo_ref":"dev"},"wait":false}`);
+    const { content, structuredContent } = deployed.result;
+    expect(structuredContent.deployment.source_revision_config.repo_ref).toBe("***");
+    expect(content.at(-1).text).toBe(JSON.stringify(structuredContent));
+    for (const answer of [refused, deployed]) expect(JSON.stringify(answer)).not.toMatch(/(?<![\p{L}\p{N}_-])dev(?![\p{L}\p{N}_-])/u);
+  });
+});
