@@ -67,10 +67,17 @@ function sendable(picked: { value: string; source: string }): void {
 }
 
 export function clientFor(connection: Connection): DeploymentsClient {
-  return createDeploymentsClient({
-    baseUrl: connection.baseUrl,
-    apiKey: connection.apiKey,
-    timeoutMs: connection.requestTimeoutMs,
-    ...(connection.tenantId ? { tenantId: connection.tenantId } : {}),
-  });
+  try {
+    return createDeploymentsClient({
+      baseUrl: connection.baseUrl,
+      apiKey: connection.apiKey,
+      timeoutMs: connection.requestTimeoutMs,
+      ...(connection.tenantId ? { tenantId: connection.tenantId } : {}),
+    });
+  } catch (error) {
+    // readConnection checks every value first; an option the client still refuses is a usage error
+    // (exit 2, nothing sent), not an unexpected one. Its messages never show a key.
+    if (error instanceof TypeError) throw new UsageError(error.message.replace(/^createDeploymentsClient: /, ""));
+    throw error;
+  }
 }
