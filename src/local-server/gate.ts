@@ -197,18 +197,19 @@ export function missingApiKeyProblem(apiKey: string | null | undefined, path: st
   return problemDetails("unauthorized", "Send your API key in the X-Api-Key header.", path);
 }
 
-/** The 403 for a request whose Host is not one of the server's names (DNS rebinding). */
-export function foreignHostProblem(hostHeader: string | undefined, path: string, server: string): GateProblem {
+/** The 403 for a request whose Host is not one of the server's names (DNS rebinding); `flagHints` names the flag that adds one (a server without it: false). */
+export function foreignHostProblem(hostHeader: string | undefined, path: string, server: string, flagHints = true): GateProblem {
   const host = String(hostHeader ?? "").slice(0, 100);
   return problemDetails(
     "forbidden",
-    `This ${server} answers only requests addressed to localhost, 127.0.0.1 or [::1], not to ${JSON.stringify(host)} (add a name with --allowed-host).`,
+    `This ${server} answers only requests addressed to localhost, 127.0.0.1 or [::1], not to ${JSON.stringify(host)}${flagHints ? " (add a name with --allowed-host)" : ""}.`,
     path,
   );
 }
 
 /** The 403 for a state-changing request from a page on another site. */
-export function crossSiteWriteProblem(origin: string | undefined, method: string, path: string, server: string): GateProblem {
+export function crossSiteWriteProblem(origin: string | undefined, method: string, path: string, server: string, flagHints = true): GateProblem {
   const from = String(origin || "another site").slice(0, 100);
-  return problemDetails("forbidden", `A page on ${from} may not send ${method} requests to this ${server} (add its origin with --cors-origin).`, path);
+  const hint = flagHints ? " (add its origin with --cors-origin)" : "";
+  return problemDetails("forbidden", `A page on ${from} may not send ${method} requests to this ${server}${hint}.`, path);
 }

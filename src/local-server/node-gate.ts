@@ -26,6 +26,8 @@ export interface GateOptions {
   bounds?: Readonly<RequestBounds>;
   /** How the refusals name the server: "mock", "simulator". */
   serverName: string;
+  /** Whether the refusals name --allowed-host and --cors-origin; false for a server without them (dms mcp). Default true. */
+  flagHints?: boolean;
 }
 
 /** A request the gate let through: its path, method and the CORS headers every answer to it carries. */
@@ -53,7 +55,7 @@ export interface NodeGate {
 }
 
 export function createNodeGate(options: GateOptions): NodeGate {
-  const { listenHost, serverName } = options;
+  const { listenHost, serverName, flagHints = true } = options;
   const bounds = options.bounds ?? REQUEST_BOUNDS;
   const ownHost =
     listenHost === undefined || WILDCARD_HOSTS.has(listenHost)
@@ -71,7 +73,7 @@ export function createNodeGate(options: GateOptions): NodeGate {
       const path = q < 0 ? target : target.slice(0, q);
       // A foreign Host gets nothing else, CORS headers included.
       if (!isAllowedHost(req.headers.host, policy)) {
-        sendProblem(res, foreignHostProblem(req.headers.host, path, serverName), {});
+        sendProblem(res, foreignHostProblem(req.headers.host, path, serverName, flagHints), {});
         return undefined;
       }
       const origin = req.headers.origin;
@@ -88,7 +90,9 @@ export function createNodeGate(options: GateOptions): NodeGate {
         return undefined;
       }
       const cors = corsHeaders(origin, policy);
-      const refused = isCrossSiteWrite(method, req.headers, policy) ? crossSiteWriteProblem(origin, method, path, serverName) : requestTargetProblem(target);
+      const refused = isCrossSiteWrite(method, req.headers, policy)
+        ? crossSiteWriteProblem(origin, method, path, serverName, flagHints)
+        : requestTargetProblem(target);
       if (refused) {
         sendProblem(res, refused, cors);
         return undefined;

@@ -26,7 +26,7 @@ export interface HttpMcpServer {
 
 /** Serves on 127.0.0.1:port (0 picks a free one) at /mcp until closed. */
 export async function serveHttp(options: McpServerOptions & { port: number }): Promise<HttpMcpServer> {
-  const gate = createNodeGate({ policy: {}, listenHost: HOST, serverName: "dms mcp" });
+  const gate = createNodeGate({ policy: {}, listenHost: HOST, serverName: "dms mcp", flagHints: false });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const admitted = gate.admit(req, res);

@@ -69,8 +69,14 @@ describe("dms mcp --port", () => {
   it("refuses a foreign Host (DNS rebinding) and a cross-site POST before any tool runs", async () => {
     const ping = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
     const json = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-    expect((await raw("POST", { ...json, host: "evil.example" }, ping)).status).toBe(403);
-    expect((await raw("POST", { ...json, origin: "https://evil.example" }, ping)).status).toBe(403);
+    const foreignHost = await raw("POST", { ...json, host: "evil.example" }, ping);
+    const crossSite = await raw("POST", { ...json, origin: "https://evil.example" }, ping);
+    for (const refused of [foreignHost, crossSite]) {
+      expect(refused.status).toBe(403);
+      // dms mcp has no --allowed-host or --cors-origin: its refusals do not send anyone looking for them.
+      expect(refused.text).not.toMatch(/--allowed-host|--cors-origin/);
+    }
+    expect(JSON.parse(foreignHost.text).detail).toContain('not to "evil.example"');
     const ok = await raw("POST", json, ping);
     expect(ok.status).toBe(200);
   });
