@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { seedState } from "../../src/simulator/core/seed.js";
 import { ROOT } from "../support/document.js";
-import { LONG_RUN, report, SEED } from "./budget.js";
+import { LONG_RUN, report, SEED, timeout } from "./budget.js";
 
 const CLI = process.env.DMS_SIMULATOR_UNDER_TEST ?? "dist/simulator/node/cli.js";
 const work = mkdtempSync(join(tmpdir(), "dms-first-start-"));
@@ -92,93 +92,101 @@ const AT_ONCE = 4;
 const PAIRS = LONG_RUN ? 40 : 8;
 
 describe("a first start stopped at any moment", () => {
-  it(`${KILLS} starts (seed and import), stopped by SIGKILL, SIGINT or SIGTERM at random points, ${AT_ONCE} at a time: the next start serves every file`, async () => {
-    const started = Date.now();
-    // How long a start takes now, under the same load (the kills run AT_ONCE at a time), so the delays span all of it.
-    const t0 = Date.now();
-    const probes = Array.from({ length: AT_ONCE }, (_, i) => start(join(work, `probe-${i}.sqlite`)));
-    for (const probe of probes) expect(await probe.url).toBeDefined();
-    const startMs = Date.now() - t0;
-    await Promise.all(probes.map(stop));
+  it(
+    `${KILLS} starts (seed and import), stopped by SIGKILL, SIGINT or SIGTERM at random points, ${AT_ONCE} at a time: the next start serves every file`,
+    async () => {
+      const started = Date.now();
+      // How long a start takes now, under the same load (the kills run AT_ONCE at a time), so the delays span all of it.
+      const t0 = Date.now();
+      const probes = Array.from({ length: AT_ONCE }, (_, i) => start(join(work, `probe-${i}.sqlite`)));
+      for (const probe of probes) expect(await probe.url).toBeDefined();
+      const startMs = Date.now() - t0;
+      await Promise.all(probes.map((p) => stop(p)));
 
-    const next = random(SEED);
-    let beforeServing = 0;
-    let round = 0;
-    async function one(): Promise<void> {
-      const i = round++;
-      // A directory per round, watched: half the rounds are killed at the k-th change of the
-      // file or its journals, the others after a delay.
-      const dir = join(work, `kill-${i}`);
-      mkdirSync(dir);
-      const file = join(dir, "state.sqlite");
-      const importing = i % 2 === 1;
-      const byEvent = i % 4 >= 2;
-      const delay = Math.floor(next() * startMs * 1.2);
-      const events = 1 + Math.floor(next() * 6);
-      let seen = 0;
-      let fire: () => void = () => {};
-      const fired = new Promise<void>((resolve) => (fire = resolve));
-      const watcher = watch(dir, () => {
-        if (++seen === events) fire();
-      });
-      const killed = start(file, importing ? ["--import-state", v1File] : []);
-      let served = false;
-      void killed.url.then((url) => (served = url !== undefined));
-      await Promise.race([byEvent ? fired : new Promise((resolve) => setTimeout(resolve, delay)), killed.exited]);
-      watcher.close();
-      await stop(killed, SIGNALS[Math.floor(next() * SIGNALS.length)]);
-      if (!served) beforeServing++;
-      // The next start, as the user makes it after the kill: the same command. In some seed rounds two
-      // at once, which may meet a hot journal left by the kill: exactly one of them serves.
-      const twice = !importing && i % 8 < 4;
-      const again = start(file, importing ? ["--import-state", v1File] : []);
-      const rival = twice ? start(file) : undefined;
-      let url = await again.url;
-      if (rival) {
-        const starts = [again, rival];
-        const urls = [url, await rival.url];
-        const winners = starts.filter((_, k) => urls[k] !== undefined);
-        const losers = starts.filter((_, k) => urls[k] === undefined);
-        const why = (await Promise.all(losers.map((l) => l.exited))).map((r) => r.stderr).join("");
-        expect(winners, `round ${i}, two starts after the kill: ${why}`).toHaveLength(1);
-        expect(why).toMatch(/another simulator/);
-        url = urls.find((u) => u !== undefined);
-        expect(await count(url!), `round ${i}`).toBe(3);
-        for (const winner of winners) await stop(winner);
+      const next = random(SEED);
+      let beforeServing = 0;
+      let round = 0;
+      async function one(): Promise<void> {
+        const i = round++;
+        // A directory per round, watched: half the rounds are killed at the k-th change of the
+        // file or its journals, the others after a delay.
+        const dir = join(work, `kill-${i}`);
+        mkdirSync(dir);
+        const file = join(dir, "state.sqlite");
+        const importing = i % 2 === 1;
+        const byEvent = i % 4 >= 2;
+        const delay = Math.floor(next() * startMs * 1.2);
+        const events = 1 + Math.floor(next() * 6);
+        let seen = 0;
+        let fire: () => void = () => {};
+        const fired = new Promise<void>((resolve) => (fire = resolve));
+        const watcher = watch(dir, () => {
+          if (++seen === events) fire();
+        });
+        const killed = start(file, importing ? ["--import-state", v1File] : []);
+        let served = false;
+        void killed.url.then((url) => (served = url !== undefined));
+        await Promise.race([byEvent ? fired : new Promise((resolve) => setTimeout(resolve, delay)), killed.exited]);
+        watcher.close();
+        await stop(killed, SIGNALS[Math.floor(next() * SIGNALS.length)]);
+        if (!served) beforeServing++;
+        // The next start, as the user makes it after the kill: the same command. In some seed rounds two
+        // at once, which may meet a hot journal left by the kill: exactly one of them serves.
+        const twice = !importing && i % 8 < 4;
+        const again = start(file, importing ? ["--import-state", v1File] : []);
+        const rival = twice ? start(file) : undefined;
+        let url = await again.url;
+        if (rival) {
+          const starts = [again, rival];
+          const urls = [url, await rival.url];
+          const winners = starts.filter((_, k) => urls[k] !== undefined);
+          const losers = starts.filter((_, k) => urls[k] === undefined);
+          const why = (await Promise.all(losers.map((l) => l.exited))).map((r) => r.stderr).join("");
+          expect(winners, `round ${i}, two starts after the kill: ${why}`).toHaveLength(1);
+          expect(why).toMatch(/another simulator/);
+          url = urls.find((u) => u !== undefined);
+          expect(await count(url!), `round ${i}`).toBe(3);
+          for (const winner of winners) await stop(winner);
+        }
+        let refused = url === undefined ? (await again.exited).stderr : "";
+        if (url === undefined && importing && /already exists/.test(refused)) {
+          // The import was whole before the kill: the file is a state, which --state alone serves.
+          const plain = start(file);
+          url = await plain.url;
+          refused = url === undefined ? (await plain.exited).stderr : "";
+          if (url) expect(await count(url), `round ${i}`).toBe(2);
+          await stop(plain);
+        } else if (url && !rival) {
+          expect(await count(url), `round ${i}`).toBe(importing ? 2 : 3);
+          await stop(again);
+        }
+        const when = byEvent ? `at change ${events} of the file` : `after ${delay} ms of a ${startMs} ms start`;
+        expect(url, `round ${i} (killed ${when}): ${refused}`).toBeDefined();
       }
-      let refused = url === undefined ? (await again.exited).stderr : "";
-      if (url === undefined && importing && /already exists/.test(refused)) {
-        // The import was whole before the kill: the file is a state, which --state alone serves.
-        const plain = start(file);
-        url = await plain.url;
-        refused = url === undefined ? (await plain.exited).stderr : "";
-        if (url) expect(await count(url), `round ${i}`).toBe(2);
-        await stop(plain);
-      } else if (url && !rival) {
-        expect(await count(url), `round ${i}`).toBe(importing ? 2 : 3);
-        await stop(again);
-      }
-      const when = byEvent ? `at change ${events} of the file` : `after ${delay} ms of a ${startMs} ms start`;
-      expect(url, `round ${i} (killed ${when}): ${refused}`).toBeDefined();
-    }
-    for (let wave = 0; wave < KILLS / AT_ONCE; wave++) await Promise.all(Array.from({ length: AT_ONCE }, one));
-    report("first-start kills", KILLS, started, { startMs, killedBeforeServing: beforeServing });
-    // The delays fell inside the start, not only after it.
-    expect(beforeServing).toBeGreaterThan(KILLS / 4);
-  }, 120_000);
+      for (let wave = 0; wave < KILLS / AT_ONCE; wave++) await Promise.all(Array.from({ length: AT_ONCE }, one));
+      report("first-start kills", KILLS, started, { startMs, killedBeforeServing: beforeServing });
+      // The delays fell inside the start, not only after it.
+      expect(beforeServing).toBeGreaterThan(KILLS / 4);
+    },
+    timeout(120_000, 0.05),
+  );
 
-  it(`two starts at the same moment on a new file, ${PAIRS} times: exactly one serves, the other refuses naming the file`, async () => {
-    for (let i = 0; i < PAIRS; i++) {
-      const file = join(work, `pair-${i}.sqlite`);
-      const pair = [start(file), start(file)];
-      const urls = await Promise.all(pair.map((s) => s.url));
-      expect(urls.filter(Boolean), `pair ${i}`).toHaveLength(1);
-      const loser = pair[urls.indexOf(undefined)]!;
-      const { code, stderr } = await loser.exited;
-      expect(code).toBe(1);
-      expect(stderr).toContain(file);
-      expect(stderr).toMatch(/another simulator/);
-      await Promise.all(pair.map(stop));
-    }
-  }, 60_000);
+  it(
+    `two starts at the same moment on a new file, ${PAIRS} times: exactly one serves, the other refuses naming the file`,
+    async () => {
+      for (let i = 0; i < PAIRS; i++) {
+        const file = join(work, `pair-${i}.sqlite`);
+        const pair = [start(file), start(file)];
+        const urls = await Promise.all(pair.map((s) => s.url));
+        expect(urls.filter(Boolean), `pair ${i}`).toHaveLength(1);
+        const loser = pair[urls.indexOf(undefined)]!;
+        const { code, stderr } = await loser.exited;
+        expect(code).toBe(1);
+        expect(stderr).toContain(file);
+        expect(stderr).toMatch(/another simulator/);
+        await Promise.all(pair.map((s) => stop(s)));
+      }
+    },
+    timeout(60_000, 0.02),
+  );
 });
