@@ -105,6 +105,12 @@ export async function findRollbackTarget(
  */
 export async function rollbackDeployment(client: DeploymentsClient, deploymentId: string, options: RollbackOptions = {}): Promise<RolledBackRevision> {
   checkWaitOptions(options, "rollbackDeployment");
+  const { toRevisionId } = options;
+  if (toRevisionId !== undefined && (typeof toRevisionId !== "string" || toRevisionId.trim() === "")) {
+    throw new TypeError(
+      `rollbackDeployment: toRevisionId must be a revision's id (a non-empty string), got ${JSON.stringify(toRevisionId) ?? String(toRevisionId)}`,
+    );
+  }
   const { deployment: before, target } = await findRollbackTarget(client, deploymentId, options);
   const patch = rollbackPatch(before, target);
   const { deployment, revisionId } = await patchForRevision(client, deploymentId, patch, { signal: options.signal });

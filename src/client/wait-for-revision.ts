@@ -2,7 +2,7 @@
 import { TERMINAL_REVISION_STATUSES } from "../../generated/constants.js";
 import type { DeploymentsClient } from "./client.js";
 import { unwrap } from "./errors.js";
-import { checkDelay } from "./option-checks.js";
+import { checkDelay, checkFunction } from "./option-checks.js";
 import { sleep } from "./sleep.js";
 import type { Revision, RevisionStatus } from "../shared/types.js";
 
@@ -30,7 +30,13 @@ export const DEFAULT_WAIT = Object.freeze({ timeoutMs: 15 * 60_000, intervalMs: 
  * > 0, `intervalMs` >= 0, both finite. deployRevision checks them before it patches anything.
  */
 export function checkWaitOptions(options: WaitForRevisionOptions, where = "waitForRevision"): { timeoutMs: number; intervalMs: number } {
-  const { timeoutMs, intervalMs } = options;
+  // Every option is checked here, before deployRevision or rollbackDeployment patches anything: a bad
+  // one found after the PATCH would leave a revision created and the caller with an error.
+  if (typeof options !== "object" || options === null || Array.isArray(options)) throw new TypeError(`${where}: options must be an object`);
+  const { timeoutMs, intervalMs, signal, onStatus, throwOnFailure } = options;
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new TypeError(`${where}: signal must be an AbortSignal`);
+  if (onStatus !== undefined) checkFunction(where, "onStatus", onStatus);
+  if (throwOnFailure !== undefined && typeof throwOnFailure !== "boolean") throw new TypeError(`${where}: throwOnFailure must be true or false`);
   return {
     timeoutMs: timeoutMs === undefined ? DEFAULT_WAIT.timeoutMs : checkDelay(where, "timeoutMs", timeoutMs, true),
     intervalMs: intervalMs === undefined ? DEFAULT_WAIT.intervalMs : checkDelay(where, "intervalMs", intervalMs),

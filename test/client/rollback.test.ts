@@ -140,6 +140,28 @@ describe("rollbackDeployment against the simulator", () => {
     expect((await getDeployment(d.id)).latest_revision_id).toBe(d.latest_revision_id);
   });
 
+  it("every option is checked before the PATCH: a bad one is a TypeError naming it, and nothing is patched", async () => {
+    const d = await getDeployment(take("deployments with an active revision", ...anyWithActive()));
+    const bad: [unknown, RegExp][] = [
+      [{ toRevisionId: 5 }, /toRevisionId must be/],
+      [{ toRevisionId: null }, /toRevisionId must be/],
+      [{ toRevisionId: " " }, /toRevisionId must be/],
+      [{ timeoutMs: -1 }, /timeoutMs must be/],
+      [{ intervalMs: Number.NaN }, /intervalMs must be/],
+      [{ onStatus: 5 }, /onStatus must be a function/],
+      [{ signal: {} }, /signal must be an AbortSignal/],
+      [{ throwOnFailure: "yes" }, /throwOnFailure must be true or false/],
+      ["not options", /options must be an object/],
+    ];
+    for (const [options, message] of bad) {
+      await expect(rollbackDeployment(client, d.id, options as never), JSON.stringify(options)).rejects.toThrow(message);
+      await expect(rollbackDeployment(client, d.id, options as never)).rejects.toBeInstanceOf(TypeError);
+    }
+    // A signal aborted before the start: nothing is read or patched either.
+    await expect(rollbackDeployment(client, d.id, { signal: AbortSignal.abort() })).rejects.toThrow(/abort/i);
+    expect((await getDeployment(d.id)).latest_revision_id).toBe(d.latest_revision_id);
+  });
+
   it("the simulator resolves a full commit sha as a git host does, and any other ref to a fresh commit", async () => {
     const d = { id: take("scm_host deployments", roles.withoutEarlier.scm_host, roles.withEarlier.scm_host) };
     const sha = "0123456789abcdef0123456789ABCDEF01234567";
