@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/simulator/core/seed.js";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/node/start.js";
 import { headerValueProblem } from "../../src/shared/header-value.js";
+import { sendJson, startLocalServer } from "../client/local-server.js";
 import { dms, jsonLines } from "../cli/support.js";
 
 const work = mkdtempSync(join(tmpdir(), "dms-masking-"));
@@ -103,4 +104,43 @@ describe("a secret equal to a key or a value of the output changes nothing a mac
       );
     }
   }, 90_000);
+});
+
+describe("a secret is hidden where it really is", () => {
+  it("in a problem the server sends back: a whole --secret value, a header echo of the key, and the secret in a sentence; nothing else", async () => {
+    const secret = "s3cr3t-0123456789";
+    const key = "api-key-0123456789";
+    const server = await startLocalServer((req, res) => {
+      if (req.method === "GET") return sendJson(res, 200, { id: "d", latest_revision_id: null });
+      sendJson(res, 422, {
+        title: "Unprocessable Entity",
+        detail: `the secret ${secret} is too weak`,
+        errors: [
+          { pointer: "/secrets/0/value", detail: "is too weak", value: secret, request: { "X-Api-Key": key, status: "status" } },
+          { pointer: "/secrets/1/value", detail: "is fine", value: "status" },
+        ],
+      });
+    });
+    try {
+      const id = "6b0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01";
+      const result = await dms(["deploy", id, "--secret", `TOKEN=${secret}`, "--secret", "SHORT=status", "--json"], {
+        DMS_BASE_URL: server.baseUrl,
+        DMS_API_KEY: key,
+      });
+      expect(result.code).toBe(6);
+      const last = jsonLines(result.stdout).at(-1);
+      expect(Object.keys(last)).toEqual(["event", "deployment_id", "revision_id", "status", "elapsed_ms", "exit_code", "error"]);
+      expect(last.error).toMatchObject({ kind: "api_error", status: 422, method: "PATCH", path: `/v2/deployments/${id}` });
+      expect(last.error.detail).toBe("the secret *** is too weak");
+      expect(last.error.errors).toEqual([
+        // The member named "status" keeps its name; its value is the secret "status", so it is hidden.
+        { pointer: "/secrets/0/value", detail: "is too weak", value: "***", request: { "X-Api-Key": "***", status: "***" } },
+        { pointer: "/secrets/1/value", detail: "is fine", value: "***" },
+      ]);
+      expect(result.stdout + result.stderr).not.toContain(secret);
+      expect(result.stdout + result.stderr).not.toContain(key);
+    } finally {
+      await server.close();
+    }
+  });
 });
