@@ -5,6 +5,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { DeploymentsClient } from "../client/client.js";
+import { checkDelay } from "../client/option-checks.js";
 import { DEFAULT_WAIT } from "../client/wait-for-revision.js";
 import { openApiDocument } from "./json-schema.js";
 import { maskResult } from "./mask.js";
@@ -50,6 +51,12 @@ export function createMcpServer(options: McpServerOptions): Server {
     throw new TypeError("createMcpServer: expected { client } with a client from createDeploymentsClient");
   }
   const { client, readOnly = false, pollIntervalMs = DEFAULT_WAIT.intervalMs, redact = [] } = options;
+  // Checked here, at creation, rather than as an error of every call that waits.
+  if (typeof readOnly !== "boolean") throw new TypeError("createMcpServer: readOnly must be true or false");
+  checkDelay("createMcpServer", "pollIntervalMs", pollIntervalMs);
+  if (!Array.isArray(redact) || !redact.every((value) => typeof value === "string")) {
+    throw new TypeError("createMcpServer: redact must be an array of strings (the values never to show, such as the API key)");
+  }
   const tools = toolsFor(readOnly);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const server = new Server(

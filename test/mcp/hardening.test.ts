@@ -85,4 +85,18 @@ describe("the MCP server, spoken to raw", () => {
     expect(content.at(-1).text).toBe(JSON.stringify(structuredContent));
     for (const answer of [refused, deployed]) expect(JSON.stringify(answer)).not.toMatch(/(?<![\p{L}\p{N}_-])dev(?![\p{L}\p{N}_-])/u);
   });
+
+  it("createMcpServer refuses a bad option at creation with a TypeError naming it", () => {
+    const sim = createSimulator({ stepSeconds: 0.01 });
+    const client = createDeploymentsClient({ baseUrl: "https://api.example.test", apiKey: "raw-test-key-1c9e", fetch: sim.fetch });
+    const bad: [Record<string, unknown>, RegExp][] = [
+      [{ readOnly: "false" }, /readOnly must be true or false/],
+      [{ pollIntervalMs: -1 }, /pollIntervalMs must be/],
+      [{ pollIntervalMs: Number.NaN }, /pollIntervalMs must be/],
+      [{ redact: "raw-test-key-1c9e" }, /redact must be an array of strings/],
+      [{ redact: [42] }, /redact must be an array of strings/],
+    ];
+    for (const [options, message] of bad) expect(() => createMcpServer({ client, ...options } as never), JSON.stringify(options)).toThrow(message);
+    expect(() => createMcpServer({ client, readOnly: true, pollIntervalMs: 0, redact: [] })).not.toThrow();
+  });
 });
