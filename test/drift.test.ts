@@ -1,14 +1,11 @@
 // generated/ is exactly what the build produces from openapi/: a fresh forced build into a
 // temporary folder matches the committed files byte for byte.
-import { execFile } from "node:child_process";
 import { mkdtemp, readFile, readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "./support/document.js";
-
-const run = promisify(execFile);
+import { run } from "./support/run.js";
 
 async function files(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });

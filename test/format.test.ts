@@ -1,12 +1,9 @@
 // The formatter and the linter (Biome, biome.json) over src/, scripts/ and test/: zero findings.
 // `npx biome check --write .` fixes most of what this reports.
-import { execFile } from "node:child_process";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { expect, it } from "vitest";
 import { ROOT } from "./support/document.js";
-
-const run = promisify(execFile);
+import { run } from "./support/run.js";
 
 it("biome ci reports no formatting or lint findings", async () => {
   const biome = join(ROOT, "node_modules", "@biomejs", "biome", "bin", "biome");

@@ -1,14 +1,11 @@
 // Both linters report zero errors and zero warnings, and our own Spectral rules do fire on a
 // document that breaks them (so a silent ruleset cannot pass for a clean one).
-import { execFile } from "node:child_process";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "./support/document.js";
-
-const run = promisify(execFile);
+import { run } from "./support/run.js";
 
 describe("lint", () => {
   it("Redocly and Spectral report zero problems", async () => {

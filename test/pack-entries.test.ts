@@ -4,11 +4,9 @@
 // TypeScript consumer type-checked with NodeNext resolution, a JavaScript consumer run by Node, and
 // the same consumer bundled by esbuild for a browser and run in Chromium. It also measures what each
 // entry costs a browser bundle (minified, gzipped), printed for docs/performance.md.
-import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,9 +14,8 @@ import { chromiumAvailable, launchChromium } from "../scripts/docs-browser.mjs";
 import { type LocalServer, sendJson, startLocalServer } from "./client/local-server.js";
 import { ROOT } from "./support/document.js";
 import { packedTarball } from "./support/packed.js";
+import { npm, run } from "./support/run.js";
 
-const run = promisify(execFile);
-const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const BIN = join(ROOT, "node_modules", ".bin");
 const QUERY_CORE_VERSION = JSON.parse(await readFile(join(ROOT, "node_modules/@tanstack/query-core/package.json"), "utf8")).version as string;
 

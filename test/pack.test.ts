@@ -1,24 +1,18 @@
 // The published package, as a consumer gets it: the tarball test/global-setup.ts packed, installed
 // into a temporary project, type-check a TypeScript consumer with NodeNext resolution, and run
 // a JavaScript consumer against a local node:http server.
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { lstat, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalServer, sendJson, type LocalServer } from "./client/local-server.js";
 import { chromiumAvailable, launchChromium } from "../scripts/docs-browser.mjs";
 import { ROOT } from "./support/document.js";
 import { packEntry, packedTarball, type PackEntry } from "./support/packed.js";
 import { PAGES } from "./support/pages.js";
-
-const run = promisify(execFile);
-const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-const TSC = join(ROOT, "node_modules/typescript/bin/tsc");
-// TypeScript 7 (the native compiler), which consumers may use for the published .d.ts files.
-const TSC7 = join(ROOT, "node_modules/typescript7/bin/tsc");
+import { npm, run } from "./support/run.js";
+import { TSC, TSC7, typeCheck as typeCheckIn } from "./support/tsc.js";
 
 let work: string;
 let consumer: string;
@@ -111,12 +105,7 @@ async function writeConsumerTsconfig(name: string, files: string[], options: Rec
 }
 
 /** Runs this repository's tsc on a consumer tsconfig; returns its diagnostics, "" when it compiles. */
-function typeCheck(project: string, tsc = TSC): Promise<string> {
-  return run(process.execPath, [tsc, "-p", project], { cwd: consumer }).then(
-    () => "",
-    (error: { stdout: string; stderr: string }) => `${error.stdout}${error.stderr}`,
-  );
-}
+const typeCheck = (project: string, tsc = TSC) => typeCheckIn(project, { tsc, cwd: consumer });
 
 describe("a consumer project", () => {
   it("type-checks a TypeScript consumer with NodeNext resolution and a browser lib", async () => {

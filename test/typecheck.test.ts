@@ -1,27 +1,18 @@
 // Runs the real compilers over the type tests in test/types (and the whole project with tsc 5.9):
 // TypeScript 5.9, which openapi-typescript needs, and TypeScript 7 (the native compiler), which
 // consumers may use. A @ts-expect-error that is not an error fails the check too.
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "./support/document.js";
+import { typeCheck } from "./support/tsc.js";
 
-const run = promisify(execFile);
 const compilers = {
   "TypeScript 5.9": join(ROOT, "node_modules/typescript/bin/tsc"),
   "TypeScript 7": join(ROOT, "node_modules/typescript7/bin/tsc"),
 };
 
-async function tsc(bin: string, project: string) {
-  try {
-    await run(process.execPath, [bin, "-p", project], { cwd: ROOT, maxBuffer: 1 << 24 });
-    return "";
-  } catch (error: any) {
-    return `${error.stdout}${error.stderr}`;
-  }
-}
+const tsc = (bin: string, project: string) => typeCheck(project, { tsc: bin });
 
 describe("type tests", () => {
   for (const [name, bin] of Object.entries(compilers)) {

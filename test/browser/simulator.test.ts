@@ -5,14 +5,12 @@
 // 'unsafe-eval', no 'unsafe-inline') and run a patch-then-deploy flow in Chromium with no API
 // server behind it: the client's fetch is the simulator's. Then the same flow through MSW's
 // service worker (msw/browser, with the package's simulatorHandlers), as Storybook runs it.
-import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { build, type BuildFailure, type Message } from "esbuild";
 import type { Browser, Page } from "playwright-core";
@@ -20,9 +18,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumAvailable, CHROMIUM_PATH, launchChromium } from "../../scripts/docs-browser.mjs";
 import { ROOT } from "../support/document.js";
 import { packedTarball } from "../support/packed.js";
+import { npm, run } from "../support/run.js";
 
-const run = promisify(execFile);
-const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const POLICY = "script-src 'self'";
 
 // The page's script: the flow a frontend developer runs, its outcome written into the page.

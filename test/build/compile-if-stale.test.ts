@@ -1,15 +1,13 @@
 // scripts/compile-if-stale.mjs, which every command that runs dist/ goes through (npm start, npm run
 // simulate, npm run dms, npm run bench, npm test's global setup): an output whose source is gone is
 // deleted, so a launcher that names a moved file fails here as it would on a fresh clone.
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { ROOT } from "../support/document.js";
+import { run } from "../support/run.js";
 
-const run = promisify(execFile);
 const orphanDir = join(ROOT, "dist", "simulator", "moved-away");
 
 afterAll(async () => {

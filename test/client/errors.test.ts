@@ -1,14 +1,13 @@
 // ApiError and unwrap over real HTTP: the problem details, status, method and path of a failed call,
 // read from problem+json, the real service's FastAPI bodies, text and HTML alike; and how it prints.
-import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { promisify } from "node:util";
 import { format, inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiError, createDeploymentsClient, PROBLEM_TYPES, type ProblemKind, unwrap } from "../../src/index.js";
 import { type LocalServer, sendJson, sendText, startLocalServer } from "./local-server.js";
 import { ROOT } from "../support/document.js";
 import { unwrapError } from "../support/unwrap-error.js";
+import { run } from "../support/run.js";
 
 let server: LocalServer | undefined;
 afterEach(async () => {
@@ -270,7 +269,7 @@ describe("printing an ApiError", () => {
       const response = new Response(page, { status: 502, statusText: "Bad Gateway", headers: { "content-type": "text/html" } });
       Promise.reject(new ApiError(response, page, { request: { method: "GET", url: "http://127.0.0.1:1/v2/listeners?limit=5" } }));
     `;
-    const child = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT }).then(
+    const child = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT }).then(
       () => ({ code: 0, stderr: "" }),
       (error: { code: number; stderr: string }) => error,
     );

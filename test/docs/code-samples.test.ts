@@ -3,12 +3,10 @@
 // sample compiles against the package's types (real tsc), every curl sample, run by bash with the
 // real curl against the simulator, answers 2xx, and every TypeScript and dms sample runs there and exits 0. The samples use the document's server URL; the
 // run puts the test simulator's URL there.
-import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { promisify } from "node:util";
 import { transform } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it, test } from "vitest";
 import { exampleIds, withCodeSamples, type CodeSample } from "../../scripts/code-samples.mjs";
@@ -17,9 +15,9 @@ import { docsDocument } from "../../scripts/docs-page.mjs";
 import * as walk from "../../src/shared/walk.js";
 import { startSimulator, type RunningSimulator } from "../../src/simulator/node/index.js";
 import { document, ROOT } from "../support/document.js";
+import { run } from "../support/run.js";
+import { typeCheck as typeCheckIn } from "../support/tsc.js";
 
-const run = promisify(execFile);
-const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 const DIR = join(ROOT, "test", ".readme-samples", "code-samples");
 const SERVER = String((document as any).servers[0].url).replace(/\/+$/, "");
 
@@ -44,12 +42,7 @@ async function typeCheck(dir: string, files: Record<string, string>): Promise<st
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, "tsconfig.json"), JSON.stringify(TSCONFIG));
   for (const [name, code] of Object.entries(files)) await writeFile(join(dir, name), `${code}\nexport {};\n`);
-  try {
-    await run(process.execPath, [TSC, "-p", join(dir, "tsconfig.json"), "--pretty", "false"], { cwd: ROOT, maxBuffer: 1 << 24 });
-    return "";
-  } catch (error: any) {
-    return String(error.stdout || error.stderr || error.message);
-  }
+  return typeCheckIn(join(dir, "tsconfig.json"), { args: ["--pretty", "false"] });
 }
 
 /** Runs a curl sample with bash and the real curl; the status of each request comes back one per line. */

@@ -13,20 +13,18 @@
 //
 // Info strings: ```ts no-run is type-checked but not run (it needs a real service, a browser or a
 // test runner); ```ts no-check is neither.
-import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { promisify } from "node:util";
 import { transform } from "esbuild";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startSimulator, type RunningSimulator } from "../../src/simulator/node/index.js";
 import { ROOT } from "../support/document.js";
 import { PAGES } from "../support/pages.js";
+import { run } from "../support/run.js";
+import { typeCheck as typeCheckIn } from "../support/tsc.js";
 
-const run = promisify(execFile);
-const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 const SAMPLES = join(ROOT, "test", ".doc-samples");
 const PACKAGE = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
 const DOCUMENTED_URLS = /http:\/\/127\.0\.0\.1:(?:4010|4011)\b/g;
@@ -118,14 +116,7 @@ function tsconfig(toRoot: string): object {
 // test/.doc-samples/<dir>/ to the root.
 const TO_ROOT = "../../../";
 
-async function typeCheck(project: string): Promise<string> {
-  try {
-    await run(process.execPath, [TSC, "-p", project, "--pretty", "false"], { cwd: ROOT, maxBuffer: 1 << 24 });
-    return "";
-  } catch (error: any) {
-    return String(error.stdout || error.stderr || error.message);
-  }
-}
+const typeCheck = (project: string) => typeCheckIn(project, { args: ["--pretty", "false"] });
 
 async function runModule(file: string, timeoutMs = 30_000): Promise<{ code: number | null; output: string }> {
   try {

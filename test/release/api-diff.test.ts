@@ -2,17 +2,15 @@
 // in one way, must be classified by the side they are on (a request change breaks clients when it
 // narrows what they may send, a response change when it widens what they must accept), and the
 // script must exit 1 on a breaking change unless both major versions were bumped.
-import { execFile } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compareDocuments, type Change } from "../../scripts/api-diff/compare.mjs";
 import * as walk from "../../src/shared/walk.js";
 import { ROOT } from "../support/document.js";
+import { run } from "../support/run.js";
 
-const run = promisify(execFile);
 const RELEASES = join(ROOT, "api", "releases");
 
 let baseline: any;

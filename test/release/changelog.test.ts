@@ -1,14 +1,12 @@
 // CHANGELOG.md keeps up with the releases: an entry for the package's version and for every release
 // whose bundle is kept in api/releases/, and, while the version is not yet released, its API list is
 // exactly what `npm run api:diff` finds against the last release.
-import { execFile } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../support/document.js";
+import { run } from "../support/run.js";
 
-const run = promisify(execFile);
 const changelog = readFileSync(join(ROOT, "CHANGELOG.md"), "utf8");
 const version: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
 const releases = readdirSync(join(ROOT, "api", "releases"))

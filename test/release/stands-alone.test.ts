@@ -2,15 +2,12 @@
 // the README), so no tracked file may send the reader to documents a clone does not have. And a
 // fresh `npm ci` asks nothing of the reader: every dependency's install script is approved or
 // denied in package.json's allowScripts.
-import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { PROBLEM_TYPES, FIELD_ERROR_CODES } from "../../generated/constants.js";
 import { ROOT } from "../support/document.js";
-
-const run = promisify(execFile);
+import { run } from "../support/run.js";
 
 // Spelled in pieces so that this file does not match itself.
 const OUTSIDE_REFERENCES = [

@@ -2,15 +2,14 @@
 // (the Node entry, which has startSimulator, does not bundle that way: the check can fail), and the
 // bundle works. A browser bundler picks the core through the package's "browser" condition, and
 // the entry's type declarations need nothing from @types/node (a browser project has none).
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { promisify } from "node:util";
 import { build } from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
 import { ROOT } from "../support/document.js";
+import { typeCheck } from "../support/tsc.js";
 
 const work = mkdtempSync(join(tmpdir(), "dms-core-bundle-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -94,11 +93,6 @@ export const isStateFileError = (e: unknown): boolean => e instanceof StateFileE
         files: ["app.ts"],
       }),
     );
-    const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
-    const result = await promisify(execFile)(process.execPath, [tsc, "-p", join(dir, "tsconfig.json")]).then(
-      () => "",
-      (e: { stdout?: string }) => e.stdout ?? String(e),
-    );
-    expect(result).toBe("");
+    expect(await typeCheck(join(dir, "tsconfig.json"))).toBe("");
   }, 60_000);
 });

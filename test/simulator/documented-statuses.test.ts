@@ -4,12 +4,12 @@
 // bad parameters, each body mistake, a body too large, a foreign Host, a cross-site write, a full
 // disk, each fault the control API can inject) are sent in-process and over node:http, and each
 // status that comes back must be in the operation's `responses`.
-import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REQUEST_BOUNDS } from "../../src/local-server/bounds.js";
 import { StorageError, type Persistence } from "../../src/simulator/core/changes.js";
 import { createSimulator, SEED_IDS, startSimulator, type RunningSimulator, type Simulator } from "../../src/simulator/node/index.js";
 import { deref, operations, type Operation } from "../support/document.js";
+import { sendRaw } from "../support/raw-http.js";
 import { API_KEY } from "./support.js";
 
 const BASE = "https://sim.example.test";
@@ -88,17 +88,8 @@ async function send(sim: Simulator, probe: Probe, method: string): Promise<numbe
 }
 
 /** A raw request over node:http, with headers fetch does not let a caller set (Host, a false Content-Length). */
-function raw(url: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<number> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ hostname, port, method, path, headers }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode!));
-    });
-    req.on("error", (error: NodeJS.ErrnoException) => (error.code === "EPIPE" || error.code === "ECONNRESET" ? undefined : reject(error)));
-    if (body !== undefined) req.write(body);
-    req.end();
-  });
+async function raw(url: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<number> {
+  return (await sendRaw(url, { method, path, headers, body, streamBody: true, answerMayCutUpload: true })).status;
 }
 
 const full: Persistence = {

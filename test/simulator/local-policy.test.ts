@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { problemDetails } from "../../src/shared/problems.js";
 import { SEED_IDS, startSimulator, type RunningSimulator } from "../../src/simulator/node/index.js";
 import { ROOT } from "../support/document.js";
+import { sendRaw } from "../support/raw-http.js";
 
 interface RawAnswer {
   status: number;
@@ -20,23 +21,10 @@ interface RawAnswer {
 }
 
 /** A request with headers fetch will not let a test set (Host), and bodies sent as the test says. */
-function raw(url: string, method: string, headers: Record<string, string>, body?: string | Buffer): Promise<RawAnswer> {
-  const { hostname, port } = new URL(url);
-  const path = url.slice(url.indexOf("/", "http://".length));
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ hostname, port, method, path, headers }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (c) => (text += c));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : undefined }));
-    });
-    // The server may answer and close before the upload ends; the answer is what counts.
-    req.on("error", (error) =>
-      (error as NodeJS.ErrnoException).code === "EPIPE" || (error as NodeJS.ErrnoException).code === "ECONNRESET" ? undefined : reject(error),
-    );
-    if (body !== undefined) req.write(body);
-    req.end();
-  });
+async function raw(url: string, method: string, headers: Record<string, string>, body?: string | Buffer): Promise<RawAnswer> {
+  // The server may answer and close before the upload ends; the answer is what counts.
+  const answer = await sendRaw(url, { method, headers, body, streamBody: true, answerMayCutUpload: true });
+  return { status: answer.status, headers: answer.headers, body: answer.text ? JSON.parse(answer.text) : undefined };
 }
 
 let simulator: RunningSimulator;

@@ -1,20 +1,19 @@
 // The Storybook recipe built for real: `storybook build` (Storybook 10 with @storybook/react-vite and
 // msw-storybook-addon 3's CSF 3 loader) of test/storybook/, then its stories opened in Chromium from
 // the static output: each shows what the simulator answers through MSW's service worker.
-import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import { mkdtemp, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
-import { promisify } from "node:util";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM_PATH, chromiumAvailable, launchChromium } from "../../scripts/docs-browser.mjs";
 import { ROOT } from "../support/document.js";
+import { run } from "../support/run.js";
+import { typeCheck } from "../support/tsc.js";
 
-const run = promisify(execFile);
 const STORYBOOK = join(ROOT, "node_modules/storybook/dist/bin/dispatcher.js");
 const TYPES: Record<string, string> = {
   ".html": "text/html",
@@ -29,14 +28,11 @@ let server: Server | undefined;
 let origin: string;
 let buildSeconds: number;
 
-let typeCheck: Promise<string>;
+let typeChecked: Promise<string>;
 
 beforeAll(async () => {
   // tsc runs while Storybook builds: the build waits on the disk as much as on the CPU.
-  typeCheck = run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", "test/storybook/tsconfig.json"], { cwd: ROOT }).then(
-    (r) => r.stdout,
-    (error: { stdout?: string }) => error.stdout ?? String(error),
-  );
+  typeChecked = typeCheck("test/storybook/tsconfig.json", { args: ["--noEmit"] });
   out = await mkdtemp(join(tmpdir(), "dms-storybook-"));
   const started = performance.now();
   await run(process.execPath, [STORYBOOK, "build", "-c", "test/storybook/.storybook", "-o", out, "--quiet", "--disable-telemetry"], {
@@ -68,7 +64,7 @@ afterAll(async () => {
 
 describe("storybook build of the recipe", () => {
   it("type-checks: the stories, preview.ts and main.ts (test/storybook/tsconfig.json)", async () => {
-    expect(await typeCheck).toBe("");
+    expect(await typeChecked).toBe("");
   });
 
   it("lists the five stories and ships MSW's worker script", async () => {

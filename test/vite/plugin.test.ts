@@ -4,12 +4,10 @@
 // prefix reach the simulator; everything else stays Vite's; the state a page built up survives a
 // server restart (what editing vite.config does) and a second copy of the plugin module; the app's
 // page, in Chromium, shows what the simulator answers, same-origin, with no second port.
-import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { promisify } from "node:util";
 import type { Browser } from "playwright-core";
 import { createServer, preview, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -20,9 +18,8 @@ import { ROOT } from "../support/document.js";
 import { packedTarball } from "../support/packed.js";
 import { upload } from "../support/upload.js";
 import { INDEX_HTML, MAIN_TS, VITE_CONFIG } from "./app-files.js";
+import { npm, run } from "../support/run.js";
 
-const run = promisify(execFile);
-const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const DEPLOYMENT_ID = SEED_IDS.deployment_id;
 
 let work: string;
