@@ -1,17 +1,15 @@
 // `npx dms` from the packed tarball in a fresh project: the bin is installed with its shebang, answers
 // --help, runs the simulator with `dms simulate` and deploys to it, all from node_modules.
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, readlink, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../support/document.js";
 import { cleanEnv, jsonLines } from "./support.js";
+import { npm, run } from "../support/run.js";
 
-const run = promisify(execFile);
-const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 let work: string;
 let consumer: string;
 let bin: string;
