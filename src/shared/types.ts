@@ -14,7 +14,12 @@ export type Source = Schemas["DeploymentSource"];
 export type RevisionSource = Schemas["RevisionSource"];
 export type SourceConfig = Schemas["SourceConfig"];
 export type SourceRevisionConfig = Schemas["SourceRevisionConfig"];
-export type ResourceSpec = Schemas["ResourceSpec"];
+/**
+ * A deployment's resource spec. The schema itself admits null (where it is used, null means the
+ * service's defaults, and stating that on the schema keeps mock generators on their feet); the
+ * name stands for the spec, as it did before, and `SourceConfig["resource_spec"]` keeps the null.
+ */
+export type ResourceSpec = NonNullable<Schemas["ResourceSpec"]>;
 export type Secret = Schemas["Secret"];
 export type SecretReference = Schemas["SecretReference"];
 export type Revision = Schemas["Revision"];

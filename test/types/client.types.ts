@@ -20,6 +20,7 @@ import {
   type PROBLEM_TYPES,
   type ProblemKind,
   RequestTimeoutError,
+  type ResourceSpec,
   type Revision,
   type RevisionListItem,
   type RevisionStatus,
@@ -40,6 +41,12 @@ assert<Equal<ListenerPatch, Schemas["ListenerPatch"]>>(true);
 assert<Equal<Problem, Schemas["Problem"]>>(true);
 assert<Equal<Source, Schemas["DeploymentSource"]>>(true);
 assert<Equal<DeploymentStatus, Schemas["DeploymentStatus"]>>(true);
+// ResourceSpec names the spec; where a deployment holds one, it may be null (the service defaults).
+assert<Equal<ResourceSpec, NonNullable<Schemas["ResourceSpec"]>>>(true);
+assert<Equal<Schemas["SourceConfig"]["resource_spec"], ResourceSpec | null | undefined>>(true);
+// @ts-expect-error a ResourceSpec is a spec, not null
+const nullSpec: ResourceSpec = null;
+export { nullSpec };
 assert<Equal<(typeof REVISION_STATUSES)[number], RevisionStatus>>(true);
 assert<Equal<(typeof TERMINAL_REVISION_STATUSES)[number], TerminalRevisionStatus>>(true);
 
