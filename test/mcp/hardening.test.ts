@@ -3,9 +3,11 @@
 // memory, against the in-process simulator.
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDeploymentsClient } from "../../src/client/client.js";
 import { createMcpServer } from "../../src/mcp/index.js";
+import { boundedLines, idOfEdges } from "../../src/mcp/stdio.js";
 import { createSimulator, SEED_IDS } from "../../src/simulator/core/index.js";
 
 const DEPLOYMENT = SEED_IDS.deployment_id;
@@ -98,5 +100,34 @@ describe("the MCP server, spoken to raw", () => {
     ];
     for (const [options, message] of bad) expect(() => createMcpServer({ client, ...options } as never), JSON.stringify(options)).toThrow(message);
     expect(() => createMcpServer({ client, readOnly: true, pollIntervalMs: 0, redact: [] })).not.toThrow();
+  });
+
+  it("boundedLines passes each line up to the bound whole, however stdin cuts it, and reports each longer one once", async () => {
+    const line = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ minLength: 41, maxLength: 120 })).map((t) => t.replace(/\n/g, " "));
+    await fc.assert(
+      fc.asyncProperty(fc.array(line, { maxLength: 12 }), fc.array(fc.integer({ min: 1, max: 50 }), { minLength: 1, maxLength: 8 }), async (lines, cuts) => {
+        const dropped: unknown[] = [];
+        const bounded = boundedLines(40, (id) => dropped.push(id));
+        const passed: Buffer[] = [];
+        bounded.on("data", (chunk: Buffer) => passed.push(chunk));
+        const bytes = Buffer.from(lines.map((l) => `${l}\n`).join(""));
+        for (let at = 0, i = 0; at < bytes.length; i++) {
+          const next = Math.min(bytes.length, at + cuts[i % cuts.length]!);
+          bounded.write(bytes.subarray(at, next));
+          at = next;
+        }
+        bounded.end();
+        await new Promise((resolve) => bounded.on("end", resolve).resume());
+        const fits = (l: string) => Buffer.byteLength(l) <= 40;
+        expect(Buffer.concat(passed).toString()).toBe(lines.filter(fits).map((l) => `${l}\n`).join(""));
+        expect(dropped).toHaveLength(lines.filter((l) => !fits(l)).length);
+      }),
+    );
+  });
+
+  it("idOfEdges finds a top-level id at a message's start or end, and nothing else", () => {
+    expect(idOfEdges('{"jsonrpc":"2.0","id":7,"method":"x","params":{"a":"', "")).toBe(7);
+    expect(idOfEdges('{"method":"tools/call","params":{"x":"', 'xxx"},"jsonrpc":"2.0","id":"abc"}')).toBe("abc");
+    expect(idOfEdges('{"method":"tools/call","params":{"id":5,"x":"', 'xxx"}}')).toBeNull();
   });
 });

@@ -104,6 +104,33 @@ describe("dms mcp starting and ending", () => {
     expect(answers).toContainEqual(expect.objectContaining({ id: 1, result: expect.objectContaining({ serverInfo: expect.any(Object) }) }));
   });
 
+  it("a message over 1 MiB is answered with an error (its id when it can be seen) and dropped unread; the server goes on", async () => {
+    const run = startDms(["mcp"], { DMS_BASE_URL: sim.url, DMS_API_KEY: KEY });
+    run.child.stdin.on("error", () => {});
+    const initialize = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } };
+    run.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: initialize })}\n`);
+    run.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+    const huge = "x".repeat(12 * 1024 * 1024);
+    // The SDK's client writes the id last; 12 MB is past the SDK reader's own 10 MB, which used to end the session.
+    const call = (id: unknown, deploymentId: string) =>
+      `${JSON.stringify({ method: "tools/call", params: { name: "get_deployment", arguments: { deployment_id: deploymentId } }, jsonrpc: "2.0", id })}\n`;
+    run.child.stdin.write(call(2, huge));
+    run.child.stdin.write(`{"jsonrpc":"2.0","id":"three","method":"ping","params":{"pad":"${"y".repeat(2 * 1024 * 1024)}"}}\n`);
+    run.child.stdin.write(call(4, SEED_IDS.deployment_id));
+    await run.waitForStdout('"id":4', 20_000);
+    run.child.stdin.end();
+    const result = await run.ended;
+    expect(result.code).toBe(0);
+    const answers = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(answers).toContainEqual({ jsonrpc: "2.0", id: 2, error: { code: -32600, message: expect.stringContaining("larger than 1048576 bytes") } });
+    expect(answers).toContainEqual(expect.objectContaining({ id: "three", error: expect.objectContaining({ code: -32600 }) }));
+    expect(answers.find((a) => a.id === 4)?.result?.structuredContent?.id).toBe(SEED_IDS.deployment_id);
+    expect(result.stderr).toContain("dms mcp: a message larger than 1048576 bytes (1 MiB) was dropped unread");
+  });
+
   it("without DMS_BASE_URL is a usage error (2) naming it, before anything starts", async () => {
     const result = await dms(["mcp"], { DMS_API_KEY: KEY });
     expect(result.code).toBe(2);

@@ -49,7 +49,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (port === undefined) {
     const stdio = await withSdk(io, () => import("../../mcp/stdio.js"));
     if (!stdio) return 1;
-    await stdio.serveStdio(options);
+    await stdio.serveStdio({ ...options, log: tell });
     tell(`dms mcp: serving ${tools} of ${connection.baseUrl} on stdio`);
     return -1;
   }
