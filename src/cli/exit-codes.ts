@@ -1,4 +1,5 @@
 // The exit codes of `dms`, one per outcome a CI script may want to tell apart.
+import { isFailureStatus } from "../shared/revision-rules.js";
 import type { RevisionStatus } from "../shared/types.js";
 
 export const EXIT = Object.freeze({
@@ -24,13 +25,12 @@ export const EXIT = Object.freeze({
   terminated: 143,
 });
 
-const FAILED: ReadonlySet<string> = new Set<RevisionStatus>(["CREATE_FAILED", "BUILD_FAILED", "DEPLOY_FAILED"]);
 const NOT_DEPLOYED: ReadonlySet<string> = new Set<RevisionStatus>(["INTERRUPTED", "SKIPPED"]);
 
 /** The exit code for a revision in a terminal state. */
 export function exitCodeForStatus(status: RevisionStatus | undefined): number {
   if (status === "DEPLOYED") return EXIT.ok;
-  if (status !== undefined && FAILED.has(status)) return EXIT.failed;
+  if (isFailureStatus(status)) return EXIT.failed;
   if (status !== undefined && NOT_DEPLOYED.has(status)) return EXIT.notDeployed;
   // Only terminal states reach here; a server that ends a wait otherwise is treated as a failure.
   return EXIT.failed;

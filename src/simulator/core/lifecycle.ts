@@ -5,7 +5,7 @@
 // keeps the indexes; routes never call them. Creation returns the per-row changes to save
 // (put_revision, delete_revision); history is bounded by count and by bytes; stepping changes live records in place, since the clock's steps
 // follow from the clock. No Node imports.
-import { nextRevisionStatus, REVISION_PROGRESSION } from "../../shared/revision-rules.js";
+import { FAILURE_STATUSES, isFailureStatus, isInProgress, nextRevisionStatus, REVISION_PROGRESSION } from "../../shared/revision-rules.js";
 import type { StateChange } from "./changes.js";
 import { isoTime } from "./clock.js";
 import type { Deployment, DeploymentPatch, DeploymentRecord, FailureStatus, RevisionRecord, RevisionStatus } from "./model.js";
@@ -14,7 +14,9 @@ import { fakeCommitSha } from "./seed.js";
 /** The order a revision moves in when nothing fails, from the document. */
 export const PROGRESSION: readonly RevisionStatus[] = REVISION_PROGRESSION;
 
-export const FAILURE_STATUSES: readonly FailureStatus[] = ["CREATE_FAILED", "BUILD_FAILED", "DEPLOY_FAILED"];
+// The failure states and the in-progress test are revision rules of the document; the simulator's
+// modules (and its SQLite schema) take them from here.
+export { FAILURE_STATUSES, isFailureStatus, isInProgress };
 
 /**
  * Revisions kept per deployment. Past it, the oldest finished revisions are dropped (never the
@@ -58,15 +60,6 @@ const FULL_COMMIT_SHA = /^[0-9a-f]{40}$/i;
  */
 export function commitShaOf(revisionId: string, ref: string): string {
   return FULL_COMMIT_SHA.test(ref) ? ref.toLowerCase() : fakeCommitSha(`${revisionId}:${ref}`);
-}
-
-/** Still moving by itself: on the progression and not at its end. */
-export function isInProgress(status: RevisionStatus): boolean {
-  return nextRevisionStatus(status) !== undefined;
-}
-
-export function isFailureStatus(value: unknown): value is FailureStatus {
-  return typeof value === "string" && (FAILURE_STATUSES as readonly string[]).includes(value);
 }
 
 /**

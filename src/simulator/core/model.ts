@@ -2,6 +2,7 @@
 // resource shapes taken from the generated types. Fields the documents do not carry (deployment
 // tier, tags, remote reconciliation, lifecycle bookkeeping) live beside the resource, not in it.
 import type { components } from "../../../generated/schema.js";
+import type { FailureStatus } from "../../shared/revision-rules.js";
 
 // The generated types mark read-only fields `readonly`; the simulator is the service that sets them.
 type Writable<T> = T extends readonly (infer U)[] ? Writable<U>[] : T extends object ? { -readonly [K in keyof T]: Writable<T[K]> } : T;
@@ -18,7 +19,7 @@ export type ListenerPatch = Schemas["ListenerPatch"];
 export type OAuthProvider = Schemas["OAuthProvider"];
 export type AgentConnection = Schemas["AgentConnection"];
 export type Repository = Schemas["Repository"];
-export type FailureStatus = Extract<RevisionStatus, "CREATE_FAILED" | "BUILD_FAILED" | "DEPLOY_FAILED">;
+export type { FailureStatus };
 
 export interface RevisionRecord {
   revision: Revision;

@@ -14,7 +14,7 @@ import type {
   RevisionStatus,
   State,
 } from "./model.js";
-import { TERMINAL_REVISION_STATUSES } from "../../../generated/constants.js";
+import { isInProgress } from "../../shared/revision-rules.js";
 
 /**
  * The ids the document's examples use, each given to the seeded resource the example shows (same
@@ -141,9 +141,6 @@ const OLDER_REVISION_CYCLE: RevisionStatus[] = ["DEPLOYED", "INTERRUPTED", "DEPL
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** A seeded revision the clock moves on (its updated_at comes from the clock, not from the seed). */
-const movesOn = (status: RevisionStatus) => status !== "UNKNOWN" && !(TERMINAL_REVISION_STATUSES as readonly string[]).includes(status);
-
 function repositories(integrationId: string, owner: string, host: string, names: string[]): Repository[] {
   return names.map((name, i) => ({
     host_integration_id: integrationId,
@@ -196,7 +193,7 @@ export function seedState(deploymentCount: number = DEFAULT_SEED_DEPLOYMENTS, no
     const lastRevision = record.revisions.at(-1);
     lastCreated = Math.max(lastCreated, Date.parse(record.deployment.created_at), lastRevision ? Date.parse(lastRevision.revision.created_at) : 0);
     // A finished revision's updated_at too: the simulated clock never runs behind a time the seed shows.
-    for (const r of record.revisions) if (!movesOn(r.revision.status)) lastCreated = Math.max(lastCreated, Date.parse(r.revision.updated_at));
+    for (const r of record.revisions) if (!isInProgress(r.revision.status)) lastCreated = Math.max(lastCreated, Date.parse(r.revision.updated_at));
   }
   return {
     format: "dms-simulator-state",
@@ -266,7 +263,8 @@ function seedDeployment(rank: number, createdMs: number, listeners: Listener[], 
     const isLatest = n === revisionCount - 1;
     const revStatus = isLatest ? latestStatus : OLDER_REVISION_CYCLE[(rank + n) % OLDER_REVISION_CYCLE.length]!;
     const revCreated = createdMs + (n + 1) * REVISION_SPACING_MS;
-    const inProgress = movesOn(revStatus);
+    // A revision the clock moves on takes its updated_at from the clock, not from the seed.
+    const inProgress = isInProgress(revStatus);
     const updatedMs = inProgress ? Math.max(nowMs, revCreated) : revCreated + (5 * REVISION_SPACING_MS) / 10;
     revisions.push({
       revision: {
