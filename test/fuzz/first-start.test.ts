@@ -89,6 +89,8 @@ async function count(url: string): Promise<number> {
 
 const KILLS = LONG_RUN ? 200 : 32;
 const AT_ONCE = 4;
+const MIN_KILLS = 16;
+const WAVES_MS = 18_000;
 const PAIRS = LONG_RUN ? 40 : 8;
 
 describe("a first start stopped at any moment", () => {
@@ -163,10 +165,15 @@ describe("a first start stopped at any moment", () => {
         const when = byEvent ? `at change ${events} of the file` : `after ${delay} ms of a ${startMs} ms start`;
         expect(url, `round ${i} (killed ${when}): ${refused}`).toBeDefined();
       }
-      for (let wave = 0; wave < KILLS / AT_ONCE; wave++) await Promise.all(Array.from({ length: AT_ONCE }, one));
-      report("first-start kills", KILLS, started, { startMs, killedBeforeServing: beforeServing });
+      // Up to KILLS; on a machine so loaded that a start takes seconds, the waves stop after
+      // WAVES_MS once MIN_KILLS are done, so the test stays within its time (the property is per kill).
+      for (let wave = 0; wave < KILLS / AT_ONCE; wave++) {
+        if (!LONG_RUN && round >= MIN_KILLS && Date.now() - started > WAVES_MS) break;
+        await Promise.all(Array.from({ length: AT_ONCE }, one));
+      }
+      report("first-start kills", round, started, { startMs, killedBeforeServing: beforeServing });
       // The delays fell inside the start, not only after it.
-      expect(beforeServing).toBeGreaterThan(KILLS / 4);
+      expect(beforeServing).toBeGreaterThan(round / 4);
     },
     timeout(120_000, 0.05),
   );
