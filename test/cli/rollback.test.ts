@@ -6,6 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { describeSource } from "../../src/cli/commands/rollback.js";
+import type { Revision } from "../../src/index.js";
 import { startSimulator, type RunningSimulator } from "../../src/simulator/node/index.js";
 import { ROOT } from "../support/document.js";
 import { dms, jsonLines, SimulatorControl } from "./support.js";
@@ -170,5 +172,21 @@ describe("docs/cli.md", () => {
     expect(uses).toHaveLength(2);
     for (const step of uses) for (const name of Object.keys(step.with ?? {})) expect(action.inputs).toHaveProperty(name);
     expect(uses[1]!.with!["rollback-to"]).toMatch(/'previous'.*'active'/);
+  });
+});
+
+describe("the target line of dms rollback", () => {
+  const scm = (config: Record<string, string>) =>
+    ({ id: randomUUID(), status: "DEPLOYED", source: "scm_host", source_revision_config: config }) as unknown as Revision;
+  const sha = "9f53a0206d6d662278ac7c8257a7bc91eb0870b1";
+
+  it("names the commit, and the ref only when it says more than the commit (a rolled-back revision's ref is its commit)", () => {
+    expect(describeSource(scm({ repo_ref: "main", repo_commit_sha: sha }))).toBe(`commit ${sha} (main)`);
+    expect(describeSource(scm({ repo_ref: sha, repo_commit_sha: sha }))).toBe(`commit ${sha}`);
+  });
+
+  it("without a reported commit, says the ref is built as it is now; without a ref either, never prints undefined", () => {
+    expect(describeSource(scm({ repo_ref: "main" }))).toMatch(/^ref main \(the revision reported no commit: .*may differ from what it ran\)$/);
+    expect(describeSource(scm({}))).not.toContain("undefined");
   });
 });

@@ -27,10 +27,18 @@ function parseTo(raw: string | undefined): string | undefined {
   }
 }
 
-/** What the target ran, in one line: the commit, image or archive the rollback deploys again. */
-function describeSource(target: Revision): string {
+/**
+ * What the target ran, in one line: the commit, image or archive the rollback deploys again. A
+ * repository revision without a reported commit is deployed by its ref as that ref is now, which
+ * may not be what the revision ran: the line says so.
+ */
+export function describeSource(target: Revision): string {
   const c = target.source_revision_config;
-  if (target.source === "scm_host") return c.repo_commit_sha ? `commit ${c.repo_commit_sha}${c.repo_ref ? ` (${c.repo_ref})` : ""}` : `ref ${c.repo_ref}`;
+  if (target.source === "scm_host") {
+    if (c.repo_commit_sha) return `commit ${c.repo_commit_sha}${c.repo_ref && c.repo_ref !== c.repo_commit_sha ? ` (${c.repo_ref})` : ""}`;
+    if (c.repo_ref) return `ref ${c.repo_ref} (the revision reported no commit: the ref is built as it is now, which may differ from what it ran)`;
+    return "the deployment's repository (the revision reported no commit and no ref)";
+  }
   if (c.image_uri) return `image ${c.image_uri}`;
   if (c.source_tarball_path) return `archive ${c.source_tarball_path}`;
   return `source ${target.source}`;
