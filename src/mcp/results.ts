@@ -50,8 +50,33 @@ function apiErrorText(tool: string, error: ApiError): string {
   return lines.join("\n");
 }
 
+/**
+ * The PATCH created a revision, then reading it failed (the service failing or unreachable, a
+ * request timing out): the answer must still name the revision, or an agent would deploy again.
+ */
+export class CreatedRevisionUnreadError extends Error {
+  override readonly name = "CreatedRevisionUnreadError";
+  constructor(
+    readonly deploymentId: string,
+    readonly revisionId: string,
+    override readonly cause: unknown,
+  ) {
+    super(`revision ${revisionId} of deployment ${deploymentId} was created, but reading it failed`);
+  }
+}
+
 /** Any error of a tool as a result. */
 export function failureResult(tool: string, error: unknown): ToolResult {
+  if (error instanceof CreatedRevisionUnreadError) {
+    // What went wrong, without the advice to try again: trying the tool again would create another revision.
+    const why = failureResult(tool, error.cause)
+      .content[0]!.text.replace(`${tool}: `, "")
+      .replace(/\nThe service is busy or failing; trying again later may work\.$/, "");
+    return errorResult(
+      `${tool}: ${error.message}: ${why}\nThe revision goes on without this call. Do not call ${tool} again for it: ` +
+        `call wait_for_revision with deployment_id ${error.deploymentId} and revision_id ${error.revisionId} to follow it.`,
+    );
+  }
   if (error instanceof ArgumentError) {
     return errorResult([`${tool}: invalid arguments, nothing was sent:`, ...error.issues.map((i) => `- ${i.field}: ${i.detail}`)].join("\n"));
   }

@@ -11,7 +11,7 @@ import { ArgumentError, booleanArgument, inputSchema, readArguments, secondsArgu
 import { componentSchema, type JsonSchema } from "./json-schema.js";
 import { withoutSecretValues } from "./mask.js";
 import { getOperation } from "./read-tools.js";
-import { dataResult, type ToolResult } from "./results.js";
+import { CreatedRevisionUnreadError, dataResult, type ToolResult } from "./results.js";
 import { READ_HINTS, type ToolContext, type ToolDefinition, writeHints } from "./tool.js";
 
 const OUT = { descriptions: false } as const;
@@ -108,6 +108,28 @@ export async function followRevision(context: ToolContext, deploymentId: string,
   }
 }
 
+/**
+ * After a PATCH created `revisionId`: follows it (or, with `wait` false, reads it once). A failure
+ * other than a cancel names the revision (CreatedRevisionUnreadError), so that the answer says
+ * which revision exists and how to go on following it.
+ */
+export async function afterPatch(context: ToolContext, deploymentId: string, revisionId: string, wait: false): Promise<Revision>;
+export async function afterPatch(context: ToolContext, deploymentId: string, revisionId: string, wait: true, timeoutSeconds: number): Promise<Outcome>;
+export async function afterPatch(
+  context: ToolContext,
+  deploymentId: string,
+  revisionId: string,
+  wait: boolean,
+  timeoutSeconds = DEFAULT_TIMEOUT_SECONDS,
+): Promise<Revision | Outcome> {
+  try {
+    return wait ? await followRevision(context, deploymentId, revisionId, timeoutSeconds) : await currentRevision(context, deploymentId, revisionId);
+  } catch (error) {
+    if (context.signal.aborted) throw error;
+    throw new CreatedRevisionUnreadError(deploymentId, revisionId, error);
+  }
+}
+
 /** The revision as it is now, one GET. */
 export async function currentRevision(context: ToolContext, deploymentId: string, revisionId: string): Promise<Revision> {
   return (await getOperation(context, "getRevision", { deployment_id: deploymentId, revision_id: revisionId })) as Revision;
@@ -148,9 +170,9 @@ export const deploy: ToolDefinition = {
     // A PATCH on its way is let through on cancel, so the service is never left guessing; the wait stops.
     const { deployment, revisionId } = await patchForRevision(context.client, deploymentId, patch, { signal: context.signal, abortPatch: false });
     const wait = read.own.wait !== false;
-    if (!wait) return outcomeResult({ deploymentId, deployment, revision: await currentRevision(context, deploymentId, revisionId) }, false);
+    if (!wait) return outcomeResult({ deploymentId, deployment, revision: await afterPatch(context, deploymentId, revisionId, false) }, false);
     const timeout = (read.own.timeout_seconds as number | undefined) ?? DEFAULT_TIMEOUT_SECONDS;
-    return outcomeResult({ ...(await followRevision(context, deploymentId, revisionId, timeout)), deployment }, true);
+    return outcomeResult({ ...(await afterPatch(context, deploymentId, revisionId, true, timeout)), deployment }, true);
   },
 };
 

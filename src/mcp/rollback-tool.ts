@@ -5,7 +5,7 @@ import { patchForRevision } from "../client/deploy-revision.js";
 import { findRollbackTarget, NoRollbackTargetError, rollbackPatch } from "../client/rollback.js";
 import { inputSchema, parameterArgument, readArguments } from "./arguments.js";
 import { errorResult } from "./results.js";
-import { currentRevision, DEFAULT_TIMEOUT_SECONDS, followRevision, outcomeResult, outcomeSchema, waitArguments } from "./revision-tools.js";
+import { afterPatch, DEFAULT_TIMEOUT_SECONDS, outcomeResult, outcomeSchema, waitArguments } from "./revision-tools.js";
 import { type ToolDefinition, writeHints } from "./tool.js";
 
 const args = {
@@ -48,9 +48,9 @@ export const rollback: ToolDefinition = {
     const { deployment, revisionId } = await patchForRevision(context.client, deploymentId, patch, { signal: context.signal, abortPatch: false });
     const target = { target_revision_id: found.target.id };
     if (read.own.wait === false) {
-      return outcomeResult({ deploymentId, deployment, revision: await currentRevision(context, deploymentId, revisionId) }, false, target);
+      return outcomeResult({ deploymentId, deployment, revision: await afterPatch(context, deploymentId, revisionId, false) }, false, target);
     }
     const timeout = (read.own.timeout_seconds as number | undefined) ?? DEFAULT_TIMEOUT_SECONDS;
-    return outcomeResult({ ...(await followRevision(context, deploymentId, revisionId, timeout)), deployment }, true, target);
+    return outcomeResult({ ...(await afterPatch(context, deploymentId, revisionId, true, timeout)), deployment }, true, target);
   },
 };

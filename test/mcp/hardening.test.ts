@@ -119,7 +119,12 @@ describe("the MCP server, spoken to raw", () => {
         bounded.end();
         await new Promise((resolve) => bounded.on("end", resolve).resume());
         const fits = (l: string) => Buffer.byteLength(l) <= 40;
-        expect(Buffer.concat(passed).toString()).toBe(lines.filter(fits).map((l) => `${l}\n`).join(""));
+        expect(Buffer.concat(passed).toString()).toBe(
+          lines
+            .filter(fits)
+            .map((l) => `${l}\n`)
+            .join(""),
+        );
         expect(dropped).toHaveLength(lines.filter((l) => !fits(l)).length);
       }),
     );
@@ -129,5 +134,35 @@ describe("the MCP server, spoken to raw", () => {
     expect(idOfEdges('{"jsonrpc":"2.0","id":7,"method":"x","params":{"a":"', "")).toBe(7);
     expect(idOfEdges('{"method":"tools/call","params":{"x":"', 'xxx"},"jsonrpc":"2.0","id":"abc"}')).toBe("abc");
     expect(idOfEdges('{"method":"tools/call","params":{"id":5,"x":"', 'xxx"}}')).toBeNull();
+  });
+
+  it("a deploy or rollback whose revision cannot be read after the PATCH names that revision and says to wait for it, not to call again", async () => {
+    const { sim, call } = await rawServer({ apiKey: "raw-test-key-1c9e" });
+    const control = (path: string, body?: unknown) =>
+      sim.fetch(
+        new Request(`https://api.example.test/_simulator/${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }),
+      );
+    const calls: [string, string][] = [
+      ["deploy", `{"deployment_id":"${DEPLOYMENT}","source_revision_config":{"repo_ref":"unread"}}`],
+      ["deploy", `{"deployment_id":"${DEPLOYMENT}","source_revision_config":{"repo_ref":"unread"},"wait":false}`],
+      ["rollback", `{"deployment_id":"${DEPLOYMENT}"}`],
+    ];
+    for (const [tool, args] of calls) {
+      await control("faults", { operation: "getRevision", count: 50, fault: 500 });
+      const answer = await call(tool, args);
+      await control("faults/clear");
+      const latest = (await (await sim.fetch(new Request(`https://api.example.test/v2/deployments/${DEPLOYMENT}`, { headers: { "x-api-key": "k" } }))).json())
+        .latest_revision_id;
+      const text: string = answer.result.content[0].text;
+      expect(answer.result.isError, text).toBe(true);
+      expect(text).toContain(`revision ${latest} of deployment ${DEPLOYMENT} was created`);
+      expect(text).toContain(`call wait_for_revision with deployment_id ${DEPLOYMENT} and revision_id ${latest}`);
+      expect(text).toContain("500");
+      expect(text).not.toMatch(/trying again later may work/);
+    }
   });
 });
