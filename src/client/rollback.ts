@@ -36,11 +36,17 @@ export class NoRollbackTargetError extends Error {
   }
 }
 
+/** The fields of a revision's source_revision_config that a patch can send (all but the read-only repo_commit_sha). */
+export const PATCHABLE_CONFIG_FIELDS = ["repo_ref", "graph_config_path", "image_uri", "source_tarball_path"] as const satisfies readonly Exclude<
+  keyof SourceRevisionConfig,
+  "repo_commit_sha"
+>[];
+
 /** A revision_source the patch may carry: external_docker is the deployment's own source or nothing. */
 const PATCHABLE_SOURCES: ReadonlySet<string> = new Set<NonNullable<RevisionSource>>(["scm_host", "internal_docker", "internal_source"]);
 
 /**
- * The patch that deploys what `target` ran. Every field the revision reported is sent (absent and
+ * The patch that deploys what `target` ran. Every field of PATCHABLE_CONFIG_FIELDS the revision reported is sent (absent and
  * null ones are left out, so a field the source does not use is not sent as null); for a repository
  * the ref becomes the commit the revision was built from, when the service reported it, because a
  * branch may have moved since. The service's revision_source is set only when the revision was
@@ -49,8 +55,10 @@ const PATCHABLE_SOURCES: ReadonlySet<string> = new Set<NonNullable<RevisionSourc
 export function rollbackPatch(deployment: Deployment, target: Revision): DeploymentPatch {
   const { repo_commit_sha: sha, ...reported } = target.source_revision_config;
   const config: Omit<SourceRevisionConfig, "repo_commit_sha"> = {};
-  for (const [key, value] of Object.entries(reported) as [keyof typeof config, string | null | undefined][]) {
-    if (value !== null && value !== undefined) config[key] = value;
+  // Only the fields a patch takes: the service rejects unknown ones, and a newer service may report more.
+  for (const key of PATCHABLE_CONFIG_FIELDS) {
+    const value = (reported as Record<string, unknown>)[key];
+    if (typeof value === "string") config[key] = value;
   }
   if (target.source === "scm_host" && sha) config.repo_ref = sha;
   const patch: DeploymentPatch = { source_revision_config: config };

@@ -1,6 +1,9 @@
 // rollbackDeployment against the simulator: which revision it goes back to, the patch that deploys
 // exactly what that revision ran, and the cases where nothing may be patched.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PATCHABLE_CONFIG_FIELDS } from "../../src/client/rollback.js";
 import {
   ApiError,
   createDeploymentsClient,
@@ -17,6 +20,7 @@ import {
   waitForRevision,
 } from "../../src/index.js";
 import { type RunningSimulator, SEED_IDS, startSimulator } from "../../src/simulator/node/index.js";
+import { ROOT } from "../support/document.js";
 
 let simulator: RunningSimulator;
 let client: DeploymentsClient;
@@ -189,6 +193,19 @@ describe("rollbackPatch", () => {
     ).toEqual({
       source_revision_config: { repo_ref: "main", graph_config_path: "agent.json" },
     });
+  });
+
+  it("sends only the fields a patch takes: a field a newer service reports is left out (the patch would be refused)", () => {
+    const reported = { repo_ref: "main", repo_commit_sha: "9f53a0206d6d662278ac7c8257a7bc91eb0870b1", repo_commit_message: "fix", build_id: 7 };
+    expect(rollbackPatch(deployment, revision("scm_host", reported as never))).toEqual({
+      source_revision_config: { repo_ref: "9f53a0206d6d662278ac7c8257a7bc91eb0870b1" },
+    });
+  });
+
+  it("PATCHABLE_CONFIG_FIELDS are the document's source_revision_config fields but repo_commit_sha", async () => {
+    const document = JSON.parse(await readFile(join(ROOT, "generated/openapi.json"), "utf8"));
+    const fields = Object.keys(document.components.schemas.SourceRevisionConfig.properties).filter((f) => f !== "repo_commit_sha");
+    expect([...PATCHABLE_CONFIG_FIELDS].sort()).toEqual(fields.sort());
   });
 
   it("a revision built from another source than the deployment's sets revision_source, except external_docker", () => {
