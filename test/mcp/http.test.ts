@@ -1,13 +1,13 @@
 // `dms mcp --port 0`: the compiled CLI as a child process serving Streamable HTTP on 127.0.0.1,
 // spoken to by the SDK's StreamableHTTPClientTransport, against a simulator on a free port; and the
 // local-server gate in front of it (a foreign Host, a cross-site POST, a body that is not JSON).
-import { request } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSimulator, SEED_IDS, startSimulator } from "../../src/simulator/node/index.js";
 import { startDms } from "../cli/support.js";
 import { expectStatesInOrder, textOf } from "./support.js";
+import { sendRaw } from "../support/raw-http.js";
 
 const KEY = "http-test-key-9d3c";
 let sim: RunningSimulator;
@@ -31,16 +31,9 @@ afterAll(async () => {
 });
 
 /** A raw request, with headers fetch would not let us set (Host). */
-function raw(method: string, headers: Record<string, string>, body = ""): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers: { "content-length": String(Buffer.byteLength(body)), ...headers } }, (res) => {
-      let text = "";
-      res.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
+async function raw(method: string, headers: Record<string, string>, body = ""): Promise<{ status: number; text: string }> {
+  const { status, text } = await sendRaw(url, { method, headers: { "content-length": String(Buffer.byteLength(body)), ...headers }, body });
+  return { status, text };
 }
 
 describe("dms mcp --port", () => {
