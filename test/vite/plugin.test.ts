@@ -79,7 +79,8 @@ afterAll(async () => {
     await pluginOf(server).api.close();
     await server.close();
   }
-  if (work) await rm(work, { recursive: true, force: true });
+  // Vite may still be writing its dependency cache under the app as it closes: retry the removal.
+  if (work) await rm(work, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
 });
 
 describe("simulatorPlugin in vite dev (the packed package)", () => {
@@ -213,7 +214,14 @@ describe("simulatorPlugin in vite dev (the packed package)", () => {
       const patched = await json(base, { method: "PATCH", body: JSON.stringify({ source_revision_config: { repo_ref: "feature/edit" } }) });
       const before = pluginOf(watching);
       await writeFile(join(app, "vite.config.ts"), `${VITE_CONFIG}// edited\n`);
-      await vi.waitFor(() => expect(pluginOf(watching)).not.toBe(before), { timeout: 20_000, interval: 100 });
+      // Vite swaps the plugin first and listens again after: wait for both, on a loaded machine too.
+      await vi.waitFor(
+        () => {
+          expect(pluginOf(watching)).not.toBe(before);
+          expect(watching.resolvedUrls?.local[0]).toBeTruthy();
+        },
+        { timeout: 30_000, interval: 100 },
+      );
       const after = await json(`${originOf(watching)}/dms/v2/deployments/${DEPLOYMENT_ID}`);
       expect(after.body.latest_revision_id).toBe(patched.body.latest_revision_id);
     } finally {
