@@ -8,6 +8,7 @@ import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../support/document.js";
 import { cleanEnv, jsonLines } from "./support.js";
+import { packedTarball } from "../support/packed.js";
 import { npm, run } from "../support/run.js";
 
 let work: string;
@@ -16,13 +17,11 @@ let bin: string;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "dms-cli-pack-"));
-  // dist/ was compiled by test/global-setup.ts; prepack would compile it again.
-  const { stdout } = await run(npm, ["pack", "--json", "--ignore-scripts", "--pack-destination", work], { cwd: ROOT, maxBuffer: 1 << 24 });
-  const [{ filename }] = JSON.parse(stdout.slice(stdout.indexOf("[\n"))) as [{ filename: string }];
   consumer = join(work, "consumer");
   await mkdir(consumer);
   await writeFile(join(consumer, "package.json"), JSON.stringify({ name: "ci-consumer", private: true }));
-  const install = ["install", "--save-dev", "--no-audit", "--no-fund", join(work, filename)];
+  // The tarball test/global-setup.ts packed once for the run.
+  const install = ["install", "--save-dev", "--no-audit", "--no-fund", packedTarball()];
   // The dependencies (openapi-fetch, ajv) come from the npm cache; --prefer-offline where it lacks something.
   await run(npm, [...install, "--offline"], { cwd: consumer }).catch(() => run(npm, [...install, "--prefer-offline"], { cwd: consumer }));
   bin = join(consumer, "node_modules/.bin/dms");
