@@ -2,7 +2,7 @@
 // change, then report the outcome (stdout, --json, GitHub Actions) and choose the exit code.
 import type { DeploymentsClient } from "../client/client.js";
 import type { RevisionStatus } from "../shared/types.js";
-import { RevisionWaitTimeoutError, waitForRevision } from "../client/wait-for-revision.js";
+import { isTerminalRevisionStatus, RevisionWaitTimeoutError, waitForRevision } from "../client/wait-for-revision.js";
 import { EXIT, exitCodeForStatus } from "./exit-codes.js";
 import { annotateError, appendGithubSummary, writeGithubOutputs } from "./github.js";
 import { Interrupted } from "./interrupt.js";
@@ -126,9 +126,11 @@ export function failedOutcome(run: RevisionRun, error: unknown, revisionId: stri
 export function finish(run: RevisionRun, outcome: RunOutcome): number {
   const { io, output } = run;
   const elapsed = elapsedMs(run);
-  // A wait cut short, by a signal or by --timeout, leaves a revision that may still end well: say
-  // how to take the wait up again.
-  const cutShort = isSignalExit(outcome.exitCode) || outcome.exitCode === EXIT.timeout;
+  // A wait cut short, by a signal, by --timeout or by an API error after the revision was created,
+  // leaves a revision that may still end well: say how to take the wait up again (running the
+  // command again would create another revision).
+  const waitFailed = outcome.exitCode === EXIT.apiError && outcome.revisionId !== null && !isTerminalRevisionStatus(outcome.status ?? undefined);
+  const cutShort = isSignalExit(outcome.exitCode) || outcome.exitCode === EXIT.timeout || waitFailed;
   const resume = cutShort && outcome.revisionId ? resumeCommand(run, outcome.revisionId) : undefined;
 
   if (outcome.error) {
