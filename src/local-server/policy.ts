@@ -9,6 +9,12 @@ export interface LocalServerPolicy {
   allowedHosts?: readonly string[];
   /** Origins allowed to read answers besides loopback ones, as `scheme://host[:port]`. */
   corsOrigins?: readonly string[];
+  /**
+   * Whether pages served from loopback origins (any port) may read answers and send writes. Default
+   * true (a dev UI on localhost:5173 calling the simulator); false for a server that holds a real
+   * key (dms mcp --port), which no page on the machine may drive.
+   */
+  loopbackOrigins?: boolean;
 }
 
 // What a page may send cross-origin once its preflight passes: the methods the API and the
@@ -70,7 +76,7 @@ export function isAllowedOrigin(origin: string | undefined | null, policy: Local
   }
   // An Origin header is exactly scheme://host[:port]; anything longer is not one.
   if (url.origin !== origin.toLowerCase()) return false;
-  if ((url.protocol === "http:" || url.protocol === "https:") && LOOPBACK_HOSTS.has(url.hostname)) return true;
+  if (policy.loopbackOrigins !== false && (url.protocol === "http:" || url.protocol === "https:") && LOOPBACK_HOSTS.has(url.hostname)) return true;
   return (policy.corsOrigins ?? []).some((allowed) => allowed.toLowerCase() === url.origin);
 }
 

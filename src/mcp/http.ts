@@ -1,7 +1,8 @@
 // The MCP server over Streamable HTTP on a loopback port, as `dms mcp --port` runs it, for clients
 // that connect by URL. The server holds the API key, so whoever reaches the port can deploy: it
 // listens on 127.0.0.1 only and puts the package's local-server gate first (a foreign Host, as a
-// DNS-rebinding page sends, gets a 403; no other site may POST; bodies are bounded). Stateless: each
+// DNS-rebinding page sends, gets a 403; no web page may POST, not even one served from another
+// loopback port, since MCP clients send no Origin; bodies are bounded). Stateless: each
 // POST gets its own server and transport, so nothing outlives its request, and closing the
 // response (the client going away) aborts what the call was doing.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -26,7 +27,7 @@ export interface HttpMcpServer {
 
 /** Serves on 127.0.0.1:port (0 picks a free one) at /mcp until closed. */
 export async function serveHttp(options: McpServerOptions & { port: number }): Promise<HttpMcpServer> {
-  const gate = createNodeGate({ policy: {}, listenHost: HOST, serverName: "dms mcp", flagHints: false });
+  const gate = createNodeGate({ policy: { loopbackOrigins: false }, listenHost: HOST, serverName: "dms mcp", flagHints: false });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const admitted = gate.admit(req, res);

@@ -64,7 +64,10 @@ describe("dms mcp --port", () => {
     const json = { "content-type": "application/json", accept: "application/json, text/event-stream" };
     const foreignHost = await raw("POST", { ...json, host: "evil.example" }, ping);
     const crossSite = await raw("POST", { ...json, origin: "https://evil.example" }, ping);
-    for (const refused of [foreignHost, crossSite]) {
+    // The server holds the key: a page served from another loopback port is no more trusted than evil.example.
+    const loopbackPage = await raw("POST", { ...json, origin: "http://localhost:5173" }, ping);
+    const ownOrigin = await raw("POST", { ...json, origin: url.origin }, ping);
+    for (const refused of [foreignHost, crossSite, loopbackPage, ownOrigin]) {
       expect(refused.status).toBe(403);
       // dms mcp has no --allowed-host or --cors-origin: its refusals do not send anyone looking for them.
       expect(refused.text).not.toMatch(/--allowed-host|--cors-origin/);
