@@ -237,6 +237,9 @@ describe.concurrent("action.yml", () => {
       expect(run.stdout).not.toContain("Usage:");
     }
     expect(runs[0]!.stderr).toContain('--to "--help" is neither');
+    // previous, like active, in any case: dms is run without --to (0, or 7 when there is nothing older).
+    const upper = await runAction({ ...connection(), "deployment-id": ids[28]!, "rollback-to": "PREVIOUS", interval: "20ms" });
+    expect(["0", "7"], upper.stderr).toContain(upper.outputs["exit-code"]);
     expect(runs[2]!.stderr).toContain('<deployment-id> "--help" is not a UUID');
     expect((await sim.get(`/v2/deployments/${id}`)).latest_revision_id).toBe(before.latest_revision_id);
   });
