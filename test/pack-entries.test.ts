@@ -54,7 +54,7 @@ describe("package hygiene of the tarball", () => {
     expect(result.text).toMatch(/"deployment-management-api\/query"/);
     expect(result.text).toMatch(/"deployment-management-api\/schemas"/);
     expect(result.code, result.text).toBe(0);
-  }, 60_000);
+  });
 
   it("publint finds nothing, warnings and suggestions included", async () => {
     const result = await run(join(BIN, "publint"), ["run", tarball, "--strict", "--level", "suggestion"], { cwd: ROOT }).then(
@@ -63,7 +63,7 @@ describe("package hygiene of the tarball", () => {
     );
     expect(result.code, result.text).toBe(0);
     expect(result.text).toMatch(/All good/);
-  }, 60_000);
+  });
 });
 
 // What a consumer writes: the query options with query-core's QueryClient, and a schema.
@@ -143,7 +143,7 @@ describe("the query and schemas entries from the installed tarball", () => {
       (e) => output(e),
     );
     expect(diagnostics).toBe("");
-  }, 60_000);
+  });
 
   it("run in Node", async () => {
     const server = await apiServer();
@@ -208,5 +208,5 @@ describe("the query and schemas entries from the installed tarball", () => {
     expect(sizes.query.text).not.toMatch(/must match format/);
     expect(sizes.clientAndQuery.bytes).toBeLessThan(sizes.client.bytes + 8_000);
     expect(sizes.client.text).not.toMatch(/must match format/);
-  }, 60_000);
+  });
 });

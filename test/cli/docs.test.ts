@@ -97,7 +97,7 @@ describe("docs/cli.md", () => {
       .replaceAll("--step-seconds 1", "--step-seconds 0.05")
       .replaceAll("--interval 1s", "--interval 20ms")}\necho "pid=$SIMULATOR" >&2\n`;
     const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) =>
-      execFile("bash", ["-c", script], { env: cleanEnv({ NODE: process.execPath, DMS }), timeout: 45_000 }, (error, out, err) =>
+      execFile("bash", ["-c", script], { env: cleanEnv({ NODE: process.execPath, DMS }), timeout: 120_000 }, (error, out, err) =>
         error ? reject(new Error(`${error.message}\n${out}\n${err}`)) : resolve({ stdout: out, stderr: err }),
       ),
     );

@@ -49,7 +49,7 @@ async function typeCheck(dir: string, files: Record<string, string>): Promise<st
 async function runCurl(source: string, baseUrl: string): Promise<{ statuses: string[]; output: string }> {
   const script = `curl() { command curl --silent --show-error --output /dev/null --write-out '%{http_code}\\n' "$@"; }\n${source.replaceAll(SERVER, baseUrl)}\n`;
   try {
-    const { stdout, stderr } = await run("bash", ["-c", script], { env: { ...process.env, DMS_API_KEY: "sample-key" }, timeout: 20_000 });
+    const { stdout, stderr } = await run("bash", ["-c", script], { env: { ...process.env, DMS_API_KEY: "sample-key" }, timeout: 90_000 });
     return { statuses: stdout.trim().split("\n"), output: stdout + stderr };
   } catch (error: any) {
     return { statuses: [], output: `${error.stdout ?? ""}${error.stderr ?? ""}` };
@@ -165,7 +165,7 @@ describe("code samples on every operation (x-codeSamples)", () => {
             .replaceAll(SERVER, simulator.url)
             .replace(/(["'])deployment-management-api\1/, JSON.stringify(pathToFileURL(join(ROOT, "dist", "index.js")).href)),
         );
-        const result = await run(process.execPath, [file], { timeout: 30_000 }).then(
+        const result = await run(process.execPath, [file], { timeout: 90_000 }).then(
           () => ({ code: 0, output: "" }),
           (error) => ({ code: error.code, output: `${error.stdout}${error.stderr}` }),
         );
@@ -179,7 +179,7 @@ describe("code samples on every operation (x-codeSamples)", () => {
         const script = sample(samples, "dms")!
           .source.replaceAll(SERVER, simulator.url)
           .replace(/^npx dms /m, `"${process.execPath}" "${join(ROOT, "dist", "cli", "main.js")}" `);
-        const result = await run("bash", ["-c", script], { timeout: 30_000, env: { ...process.env, NO_COLOR: "1" } }).then(
+        const result = await run("bash", ["-c", script], { timeout: 90_000, env: { ...process.env, NO_COLOR: "1" } }).then(
           () => ({ code: 0, output: "" }),
           (error) => ({ code: error.code, output: `${error.stdout}${error.stderr}` }),
         );

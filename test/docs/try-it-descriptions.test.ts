@@ -100,7 +100,7 @@ describe.skipIf(!chromiumAvailable())("HTML in descriptions, rendered by Redoc i
     sanitizedUrl = pathToFileURL(join(dir, "sanitized.html")).href;
     rawUrl = pathToFileURL(join(dir, "raw.html")).href;
     browser = await launchChromium();
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await browser?.close();

@@ -53,6 +53,6 @@ describe("GitHub files of every kind", () => {
         expect(lines[0], label).toMatch(kind.says!);
         expect(lines[0], label).toMatch(/continuing without it \(the exit code is unchanged\)$/);
       }
-    }, 60_000);
+    });
   }
 });

@@ -53,9 +53,9 @@ function run(args: string[], env: Record<string, string> = {}): Promise<Outcome>
     }
   });
   const watchdog = setTimeout(() => {
-    stderr += "\n[test] no answer within 20 s: the start is blocked";
+    stderr += "\n[test] no answer within 60 s: the start is blocked";
     child.kill("SIGKILL");
-  }, 20_000);
+  }, 60_000);
   return new Promise((resolve) =>
     child.once("close", (code) => {
       clearTimeout(watchdog);

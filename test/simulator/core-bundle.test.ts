@@ -94,5 +94,5 @@ export const isStateFileError = (e: unknown): boolean => e instanceof StateFileE
       }),
     );
     expect(await typeCheck(join(dir, "tsconfig.json"))).toBe("");
-  }, 60_000);
+  });
 });

@@ -381,7 +381,7 @@ describe("a Node without node:sqlite", () => {
       ["dist/cli/main.js", "simulate", "--port", "0", "--state", file],
       ["dist/simulator/node/cli.js", "--port", "0", "--state", file],
     ]) {
-      const run = spawnSync(node!, args, { cwd: ROOT, encoding: "utf8", timeout: 20_000 });
+      const run = spawnSync(node!, args, { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
       expect(run.status, run.stderr).toBe(2);
       expect(run.stderr.trim().split("\n")).toHaveLength(1);
       expect(run.stderr).toMatch(/needs Node\.js 22\.13 or later .* this is Node\.js 2\d\./);
