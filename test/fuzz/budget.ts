@@ -37,6 +37,15 @@ export function budget(runs: number, share: number): fc.Parameters<unknown> {
   return parameters;
 }
 
+/**
+ * A property's share of FUZZ_SECONDS in milliseconds, for properties that count their own rounds
+ * instead of running fast-check; undefined when no time was asked for.
+ */
+export function shareMs(share: number): number | undefined {
+  const seconds = number("FUZZ_SECONDS");
+  return LONG_RUN && seconds !== undefined ? Math.max(1000, seconds * 1000 * share) : undefined;
+}
+
 /** The test timeout of a property: generous in a long run, where the time limit ends it. */
 export function timeout(normalMs: number, share: number): number {
   const seconds = number("FUZZ_SECONDS");

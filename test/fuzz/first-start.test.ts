@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { seedState } from "../../src/simulator/core/seed.js";
 import { ROOT } from "../support/document.js";
-import { LONG_RUN, report, SEED, timeout } from "./budget.js";
+import { LONG_RUN, report, SEED, shareMs, timeout } from "./budget.js";
 
 const CLI = process.env.DMS_SIMULATOR_UNDER_TEST ?? "dist/simulator/node/cli.js";
 const work = mkdtempSync(join(tmpdir(), "dms-first-start-"));
@@ -95,7 +95,7 @@ const PAIRS = LONG_RUN ? 40 : 8;
 
 describe("a first start stopped at any moment", () => {
   it(
-    `${KILLS} starts (seed and import), stopped by SIGKILL, SIGINT or SIGTERM at random points, ${AT_ONCE} at a time: the next start serves every file`,
+    `up to ${KILLS} starts (seed and import), stopped by SIGKILL, SIGINT or SIGTERM at random points, ${AT_ONCE} at a time: the next start serves every file`,
     async () => {
       const started = Date.now();
       // How long a start takes now, under the same load (the kills run AT_ONCE at a time), so the delays span all of it.
@@ -167,8 +167,10 @@ describe("a first start stopped at any moment", () => {
       }
       // Up to KILLS; on a machine so loaded that a start takes seconds, the waves stop after
       // WAVES_MS once MIN_KILLS are done, so the test stays within its time (the property is per kill).
+      // Under npm run fuzz -- --seconds N they stop when this property's share of N is spent.
+      const wavesMs = LONG_RUN ? (shareMs(0.05) ?? Number.POSITIVE_INFINITY) : WAVES_MS;
       for (let wave = 0; wave < KILLS / AT_ONCE; wave++) {
-        if (!LONG_RUN && round >= MIN_KILLS && Date.now() - started > WAVES_MS) break;
+        if (round >= MIN_KILLS && Date.now() - started > wavesMs) break;
         await Promise.all(Array.from({ length: AT_ONCE }, one));
       }
       report("first-start kills", round, started, { startMs, killedBeforeServing: beforeServing });
@@ -181,7 +183,10 @@ describe("a first start stopped at any moment", () => {
   it(
     `two starts at the same moment on a new file, ${PAIRS} times: exactly one serves, the other refuses naming the file`,
     async () => {
+      const started = Date.now();
+      const pairsMs = shareMs(0.02) ?? Number.POSITIVE_INFINITY;
       for (let i = 0; i < PAIRS; i++) {
+        if (i >= 2 && Date.now() - started > pairsMs) break;
         const file = join(work, `pair-${i}.sqlite`);
         const pair = [start(file), start(file)];
         const urls = await Promise.all(pair.map((s) => s.url));
