@@ -31,7 +31,9 @@ export function budget(runs: number, share: number): fc.Parameters<unknown> {
   const seconds = number("FUZZ_SECONDS");
   parameters.numRuns = number("FUZZ_RUNS") ?? 2 ** 31 - 1;
   if (seconds !== undefined) {
-    parameters.interruptAfterTimeLimit = Math.max(1000, seconds * 1000 * share);
+    // At least ten seconds: fast-check fails a property stopped before its first case, and one case
+    // of a property that starts servers can take seconds on a loaded machine.
+    parameters.interruptAfterTimeLimit = Math.max(10_000, seconds * 1000 * share);
     parameters.markInterruptAsFailure = false;
   }
   return parameters;
