@@ -10,8 +10,8 @@
 // dist/simulator/node/cli.js, and a launcher that still named the old path worked there while it
 // crashed on every fresh clone.
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -73,13 +73,84 @@ export function removeOrphans(names = sources()) {
   return removed;
 }
 
+// Held while one process compiles: `npm start`, `npm run simulate` and `npm run docs` started at
+// once on a fresh clone would otherwise run two tsc processes into one dist/, and a launcher could
+// import a file the other was still writing. mkdir is atomic; the folder holds its owner's pid.
+const lock = join(root, "node_modules", ".cache", "dms-compile.lock");
+const LOCK_WAIT_MS = 300_000;
+// A lock whose owner wrote no pid within this long was left by a process killed as it took it.
+const LOCK_UNOWNED_MS = 30_000;
+
+function pause(ms) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** Whether the lock's owner is gone: its pid no longer runs, or it never wrote one. */
+function lockIsStale() {
+  try {
+    const pid = Number(readFileSync(join(lock, "pid"), "utf8"));
+    if (!Number.isInteger(pid) || pid <= 0) return Date.now() - statSync(lock).mtimeMs > LOCK_UNOWNED_MS;
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch (error) {
+      return error.code === "ESRCH";
+    }
+  } catch {
+    try {
+      return Date.now() - statSync(lock).mtimeMs > LOCK_UNOWNED_MS;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** Runs fn holding the compile lock; waits for another compile to end first (at most five minutes). */
+function withCompileLock(fn) {
+  mkdirSync(dirname(lock), { recursive: true });
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  let told = false;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, "pid"), String(process.pid));
+      break;
+    } catch (error) {
+      if (error.code !== "EEXIST") throw error;
+      if (lockIsStale()) {
+        rmSync(lock, { recursive: true, force: true });
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error(`another compile has held ${lock} for five minutes; delete it if no compile is running`);
+      if (!told) process.stderr.write("Another process is compiling src/; waiting for it...\n");
+      told = true;
+      pause(200);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** Whether dist/ is at least as new as every source, from the same list of sources. */
+function isFresh(names, listed) {
+  const compiledAt = existsSync(stamp) ? statSync(stamp).mtimeMs : -1;
+  return compiledAt >= newestSource(names) && recordedSources() === listed;
+}
+
 /** Compiles when dist/ is older than a source or the sources changed. Returns false when tsc reported errors (it still emits). */
 export function compileIfStale() {
   const names = sources();
   const listed = JSON.stringify(names);
   removeOrphans(names);
-  const compiledAt = existsSync(stamp) ? statSync(stamp).mtimeMs : -1;
-  if (compiledAt >= newestSource(names) && recordedSources() === listed) return true;
+  if (isFresh(names, listed)) return true;
+  // Another process may have compiled while this one waited for the lock: look again inside it.
+  return withCompileLock(() => (isFresh(names, listed) ? true : compile(listed)));
+}
+
+function compile(listed) {
   process.stderr.write("Sources changed since the last compile: compiling (tsc -p tsconfig.build.json)...\n");
   let clean = true;
   try {

@@ -37,4 +37,31 @@ describe("compile-if-stale", () => {
       expect(existsSync(join(ROOT, source)), `${launcher} runs ${path}, whose source ${source} must exist`).toBe(true);
     }
   });
+
+  it("two launchers started at once on a fresh clone compile once: the second waits, then finds dist/ fresh", async () => {
+    const { cp, mkdtemp, symlink } = await import("node:fs/promises");
+    const { spawn } = await import("node:child_process");
+    const { tmpdir } = await import("node:os");
+    // A checkout without dist/, sharing this one's node_modules (and so its compile lock).
+    const copy = await mkdtemp(join(tmpdir(), "dms-compile-"));
+    try {
+      for (const entry of ["src", "scripts", "generated", "tsconfig.json", "tsconfig.build.json", "package.json"]) {
+        await cp(join(ROOT, entry), join(copy, entry), { recursive: true });
+      }
+      await symlink(join(ROOT, "node_modules"), join(copy, "node_modules"), "dir");
+      const once = () =>
+        new Promise<{ code: number | null; stderr: string }>((resolve) => {
+          const child = spawn(process.execPath, ["scripts/compile-if-stale.mjs"], { cwd: copy, stdio: ["ignore", "ignore", "pipe"] });
+          let stderr = "";
+          child.stderr.on("data", (chunk) => (stderr += chunk));
+          child.on("close", (code) => resolve({ code, stderr }));
+        });
+      const both = await Promise.all([once(), once()]);
+      expect(both.map((r) => r.code)).toEqual([0, 0]);
+      expect(both.filter((r) => r.stderr.includes("Sources changed")).length).toBe(1);
+      expect(existsSync(join(copy, "dist", "cli", "main.js"))).toBe(true);
+    } finally {
+      await rm(copy, { recursive: true, force: true });
+    }
+  });
 });
