@@ -13,7 +13,7 @@ export interface Connection {
   requestTimeoutMs: number;
 }
 
-interface ConnectionFlags {
+export interface ConnectionFlags {
   "base-url"?: string | undefined;
   "api-key"?: string | undefined;
   "tenant-id"?: string | undefined;

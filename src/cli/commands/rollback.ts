@@ -1,20 +1,17 @@
 // dms rollback <deployment-id> [--to <revision-id|active>]: deploy again what an earlier revision
 // ran, then wait as deploy does. Which revision and which patch are the client's
 // (findRollbackTarget, rollbackPatch); the PATCH and the wait are deploy's.
-import { NoRevisionCreatedError, patchForRevision } from "../../client/deploy-revision.js";
+import { NoRevisionCreatedError } from "../../client/deploy-revision.js";
 import { unwrap } from "../../client/errors.js";
 import { findRollbackTarget, NoRollbackTargetError, rollbackPatch } from "../../client/rollback.js";
-import { DEFAULT_WAIT } from "../../client/wait-for-revision.js";
 import type { Revision } from "../../shared/types.js";
-import { clientFor, readConnection } from "../connection.js";
 import { EXIT } from "../exit-codes.js";
-import { elapsedMs, failedOutcome, finish, followRevision, type RevisionRun, setOutputs } from "../follow.js";
-import { watchInterrupt } from "../interrupt.js";
-import { type Io, Output } from "../output.js";
+import { elapsedMs, failedOutcome, finish, followRevision, type RevisionRun } from "../follow.js";
+import type { Io } from "../output.js";
+import { patchAndReport, startRevisionRun } from "../revision-run.js";
 import { ROLLBACK } from "../specs.js";
 import { terminalSafe } from "../terminal-text.js";
-import { parseCommand, parseDuration, parseUuid, UsageError } from "../usage.js";
-import { waitFlags } from "./wait.js";
+import { parseCommand, parseUuid, UsageError } from "../usage.js";
 
 /** --to: a revision id, or "active" (any case) for the revision that runs now. */
 function parseTo(raw: string | undefined): string | undefined {
@@ -48,26 +45,8 @@ export async function run(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommand(args, ROLLBACK);
   const deploymentId = parseUuid("deployment-id", positionals[0]!);
   const to = parseTo(values.to);
-  if (values.wait && values["no-wait"]) throw new UsageError("--wait and --no-wait together: waiting is the default, give --no-wait alone to skip it");
-  const timeoutMs = parseDuration("--timeout", values.timeout, DEFAULT_WAIT.timeoutMs);
-  const intervalMs = parseDuration("--interval", values.interval, DEFAULT_WAIT.intervalMs);
-  const connection = readConnection(values, io.env);
-  io.redactor.add(connection.apiKey);
-
-  const output = new Output(io, values.json === true);
-  const run: RevisionRun = {
-    io,
-    output,
-    command: "rollback",
-    baseUrl: connection.baseUrl,
-    deploymentId,
-    startedAt: performance.now(),
-    resumeFlags: waitFlags(values),
-  };
-  setOutputs(run, { deployment_id: deploymentId });
-  const client = clientFor(connection);
-  const interrupt = watchInterrupt();
-  const signal = interrupt.signal;
+  const { run, client, interrupt, wait } = startRevisionRun("rollback", deploymentId, values, io);
+  const signal = wait.signal;
   try {
     let revisionId: string | null = null;
     try {
@@ -79,10 +58,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       }
       const { deployment, target } = await findRollbackTarget(client, deploymentId, { toRevisionId, signal });
       reportTarget(run, target);
-      // As in deploy, a sent PATCH may finish on a signal, so that the revision it created is reported.
-      ({ revisionId } = await patchForRevision(client, deploymentId, rollbackPatch(deployment, target), { signal, abortPatch: false }));
-      setOutputs(run, { revision_id: revisionId });
-      reportCreated(run, revisionId);
+      revisionId = await patchAndReport(run, client, rollbackPatch(deployment, target), signal);
       if (values["no-wait"]) return finish(run, { revisionId, status: null, exitCode: EXIT.ok });
       signal.throwIfAborted();
     } catch (error) {
@@ -100,7 +76,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       }
       return finish(run, failedOutcome(run, error, revisionId, null));
     }
-    return finish(run, await followRevision(run, client, revisionId, { timeoutMs, intervalMs, signal }));
+    return finish(run, await followRevision(run, client, revisionId, wait));
   } finally {
     interrupt.dispose();
   }
@@ -118,13 +94,5 @@ function reportTarget(run: RevisionRun, target: Revision): void {
     });
   } else {
     run.output.line(`deployment ${run.deploymentId}: rolling back to revision ${target.id} (${target.status}), ${terminalSafe(describeSource(target))}`);
-  }
-}
-
-function reportCreated(run: RevisionRun, revisionId: string): void {
-  if (run.output.json) {
-    run.output.event({ event: "revision_created", deployment_id: run.deploymentId, revision_id: revisionId, elapsed_ms: elapsedMs(run) });
-  } else {
-    run.output.line(`deployment ${run.deploymentId}: revision ${revisionId} created`);
   }
 }
