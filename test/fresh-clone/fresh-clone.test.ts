@@ -5,12 +5,12 @@
 // and every command take minutes.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SCRIPTS } from "./commands.js";
+import { freePort } from "../support/free-port.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const SEED_DEPLOYMENT = "3f2b8c1e-5a47-4d6b-9e21-7c0a4f8e1b52";
@@ -64,17 +64,6 @@ function killGroup(child: ChildProcess): void {
   } catch {
     // It had ended.
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 interface Answer {

@@ -5,8 +5,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSimulator, SEED_IDS, startSimulator } from "../../src/simulator/node/index.js";
-import { cleanEnv, DMS, dms, startDms } from "../cli/support.js";
+import { cleanEnv, DMS, dms, jsonLines, startDms } from "../cli/support.js";
 import { expectStatesInOrder, textOf } from "./support.js";
+
+/** The params of a hand-written initialize request, for the tests that speak raw JSON-RPC. */
+const INITIALIZE = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } };
 
 const KEY = "stdio-test-key-4b1e";
 let sim: RunningSimulator;
@@ -89,17 +92,13 @@ describe("dms mcp starting and ending", () => {
 
   it("lines that are not JSON-RPC are passed over, and the next request is answered", async () => {
     const run = startDms(["mcp"], { DMS_BASE_URL: sim.url, DMS_API_KEY: KEY });
-    const initialize = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } };
     run.child.stdin.write('not json\n{"jsonrpc": "2.0"}\n[1, 2, 3]\n{"jsonrpc":"2.0","id":"x","method":"no/such"}\n');
-    run.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: initialize })}\n`);
+    run.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: INITIALIZE })}\n`);
     await run.waitForStdout('"id":1');
     run.child.stdin.end();
     const result = await run.ended;
     expect(result.code).toBe(0);
-    const answers = result.stdout
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line));
+    const answers = jsonLines(result.stdout);
     expect(answers).toContainEqual(expect.objectContaining({ id: "x", error: expect.objectContaining({ code: -32601 }) }));
     expect(answers).toContainEqual(expect.objectContaining({ id: 1, result: expect.objectContaining({ serverInfo: expect.any(Object) }) }));
   });
@@ -107,8 +106,7 @@ describe("dms mcp starting and ending", () => {
   it("a message over 1 MiB is answered with an error (its id when it can be seen) and dropped unread; the server goes on", async () => {
     const run = startDms(["mcp"], { DMS_BASE_URL: sim.url, DMS_API_KEY: KEY });
     run.child.stdin.on("error", () => {});
-    const initialize = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } };
-    run.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: initialize })}\n`);
+    run.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: INITIALIZE })}\n`);
     run.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
     const huge = "x".repeat(12 * 1024 * 1024);
     // The SDK's client writes the id last; 12 MB is past the SDK reader's own 10 MB, which used to end the session.
@@ -121,10 +119,7 @@ describe("dms mcp starting and ending", () => {
     run.child.stdin.end();
     const result = await run.ended;
     expect(result.code).toBe(0);
-    const answers = result.stdout
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line));
+    const answers = jsonLines(result.stdout);
     expect(answers).toContainEqual({ jsonrpc: "2.0", id: 2, error: { code: -32600, message: expect.stringContaining("larger than 1048576 bytes") } });
     expect(answers).toContainEqual(expect.objectContaining({ id: "three", error: expect.objectContaining({ code: -32600 }) }));
     expect(answers.find((a) => a.id === 4)?.result?.structuredContent?.id).toBe(SEED_IDS.deployment_id);

@@ -5,10 +5,10 @@
 // answers one of them, each `x-faker` date is recent, each `x-faker` URL is a URL, each
 // `x-faker` number is in its range. Cases come from the document, not from a list here.
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deref } from "../../src/shared/walk.js";
+import { freePort } from "../support/free-port.js";
 import { createOpenApiValidator, describeErrors } from "../../src/simulator/core/openapi-validator.js";
 import { document, ROOT } from "../support/document.js";
 
@@ -40,17 +40,6 @@ const operations: Operation[] = Object.entries<any>(document.paths).flatMap(([te
       return { id: op.operationId, method: method.toUpperCase(), path, body };
     }),
 );
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const started: ChildProcess[] = [];
 

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import type http from "node:http";
-import { createServer } from "node:net";
+import { freePort } from "../support/free-port.js";
 import { ROOT } from "../support/document.js";
 import { sendRaw } from "../support/raw-http.js";
 
@@ -24,17 +24,6 @@ export async function raw(
 ): Promise<RawAnswer> {
   const { status, headers, text } = await sendRaw(baseUrl, { ...options, path: options.path ?? "/" });
   return { status, headers, text, json: () => JSON.parse(text) };
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface MockProcess {
@@ -102,3 +91,5 @@ export async function startMockProcess(args: string[] = [], env: Record<string, 
 export function showsInternals(text: string): boolean {
   return text.includes(ROOT.replace(/\/$/, "")) || /\n\s+at |\bat [\w.<>]+ \(|node_modules|\/home\/|\/usr\/|[A-Za-z]:\\|\.(c|m)?js:\d+/.test(text);
 }
+
+export { freePort };
