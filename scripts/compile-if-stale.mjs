@@ -12,7 +12,7 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dist = join(root, "dist");
@@ -166,6 +166,20 @@ function compile(listed) {
   if (existsSync(dist)) writeFileSync(sourceList, listed);
   markBinsExecutable();
   return clean;
+}
+
+/**
+ * A launcher's one job (npm start, npm run simulate, npm run dms): compile when stale, then import a
+ * module of dist/ (`dist/cli/main.js`). Type errors are reported and what tsc emitted still runs;
+ * when it emitted nothing there, the process exits 1.
+ */
+export async function importCompiled(path) {
+  const file = join(root, path);
+  if (!compileIfStale()) {
+    if (!existsSync(file)) process.exit(1);
+    process.stderr.write("tsc reported errors (above); running what it emitted.\n");
+  }
+  return import(pathToFileURL(file).href);
 }
 
 /**

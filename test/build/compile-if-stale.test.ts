@@ -31,8 +31,8 @@ describe("compile-if-stale", () => {
     expect(launchers.sort()).toEqual(["dms.mjs", "mock.mjs", "simulate.mjs"]);
     for (const launcher of launchers) {
       const text = await readFile(join(ROOT, "scripts", launcher), "utf8");
-      const path = /new URL\("\.\.\/(dist\/[\w/.-]+\.js)"/.exec(text)?.[1];
-      expect(path, `${launcher} names its compiled file as new URL("../dist/…", import.meta.url)`).toBeDefined();
+      const path = /importCompiled\("(dist\/[\w/.-]+\.js)"\)/.exec(text)?.[1];
+      expect(path, `${launcher} runs its compiled file with importCompiled("dist/…")`).toBeDefined();
       const source = path!.replace(/^dist\//, "src/").replace(/\.js$/, ".ts");
       expect(existsSync(join(ROOT, source)), `${launcher} runs ${path}, whose source ${source} must exist`).toBe(true);
     }
