@@ -117,7 +117,9 @@ describe("code samples on every operation (x-codeSamples)", () => {
       const languages = page.getByRole("menuitem");
       await languages.first().waitFor();
       expect(await languages.allInnerTexts()).toEqual(expect.arrayContaining(["curl", "TypeScript", "dms"]));
-      await languages.filter({ hasText: /^dms$/ }).click();
+      // Chosen by the item's own click event: the open menu can sit outside a small viewport, where a
+      // pointer click keeps waiting for it to scroll into view (it once waited past the timeout).
+      await languages.filter({ hasText: /^dms$/ }).dispatchEvent("click");
       await section.locator('[data-component-name="CodeBlock/CodeBlock"]', { hasText: `npx dms deploy ${DEPLOYMENT} --ref release/2.4` }).waitFor();
     } finally {
       await browser.close();
