@@ -2,6 +2,8 @@
 // simulator (from ajv's errors) and the mock's front (from the violations Prism reports, which are
 // ajv's errors too). Keeping the wording here is what makes the two answer one mistake alike.
 // No Node imports.
+import type { ValidationError } from "../../generated/validators.js";
+import { escapePointerSegment } from "../shared/walk.js";
 
 /** An unknown field, or one the document marks read-only or unchangeable in a patch body. */
 export const UNKNOWN_FIELD_DETAIL = "is not a field that can be sent here (unknown, read-only or unchangeable)";
@@ -67,4 +69,45 @@ export function withoutEchoes<T>(violations: readonly T[], view: (violation: T) 
       return !(x.keyword === "format" && wrongType.has(x.path));
     })
     .map((x) => x.v);
+}
+
+/** One of ajv's errors as the field it names, in the servers' words. */
+export interface AjvFieldError {
+  /** The offending field itself (for an unknown or missing property, the property, not its parent). */
+  pointer: string;
+  keyword: string;
+  detail: string;
+}
+
+/**
+ * ajv's errors as field errors: the echoes of a nullable wrapper and repeats dropped, each
+ * pointing at the field it is about. The simulator's request checks and the package's Standard
+ * Schemas both read ajv's errors through this, so they name a mistake alike.
+ */
+export function ajvFieldErrors(errors: readonly ValidationError[] | null | undefined): AjvFieldError[] {
+  const tidy = withoutEchoes(errors ?? [], (e) => ({
+    keyword: e.keyword,
+    path: e.instancePath,
+    expectedNull: e.keyword === "type" && e.params.type === "null",
+  }));
+  const seen = new Set<string>();
+  const out: AjvFieldError[] = [];
+  for (const e of tidy) {
+    const error = { pointer: pointerOf(e), keyword: e.keyword, detail: fieldDetail(e.keyword, e.message, allowedValuesOf(e)) };
+    const key = `${error.pointer}\u0000${error.detail}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(error);
+  }
+  return out;
+}
+
+/** Points at the offending field itself, also for unknown and missing properties. */
+function pointerOf(e: ValidationError): string {
+  const child = e.params.additionalProperty ?? e.params.unevaluatedProperty ?? e.params.missingProperty;
+  return typeof child === "string" ? `${e.instancePath}/${escapePointerSegment(child)}` : e.instancePath;
+}
+
+function allowedValuesOf(e: ValidationError): readonly unknown[] | undefined {
+  return Array.isArray(e.params.allowedValues) ? e.params.allowedValues : undefined;
 }

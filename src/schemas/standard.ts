@@ -4,7 +4,7 @@
 // `path` of segments a form library can put next to its field, and the words the package's servers
 // use for the same mistake.
 import type { CompiledValidator, ValidationError } from "../../generated/validators.js";
-import { fieldDetail, withoutEchoes } from "../local-server/field-details.js";
+import { ajvFieldErrors } from "../local-server/field-details.js";
 import { unescapePointerSegment } from "../shared/walk.js";
 
 /** One problem with a value: what is wrong, and where (`["source_config", "listener_id"]`; empty or absent for the value itself). */
@@ -45,13 +45,6 @@ export interface DmsSchema<T> extends StandardSchemaV1<T, T> {
 
 export const VENDOR = "deployment-management-api";
 
-/** Points at the offending field itself, also for unknown and missing properties. */
-function pointerOf(e: ValidationError): string {
-  const p = e.params as Record<string, unknown>;
-  const child = p.additionalProperty ?? p.unevaluatedProperty ?? p.missingProperty;
-  return typeof child === "string" ? `${e.instancePath}/${child.replace(/~/g, "~0").replace(/\//g, "~1")}` : e.instancePath;
-}
-
 /** The path segments of a JSON Pointer into `value`: an index into an array is a number, a key of an object a string. */
 function pathOf(pointer: string, value: unknown): PropertyKey[] {
   const path: PropertyKey[] = [];
@@ -65,23 +58,9 @@ function pathOf(pointer: string, value: unknown): PropertyKey[] {
   return path;
 }
 
-/** ajv's errors as issues: a nullable wrapper's echoes and repeats dropped. */
+/** ajv's errors as issues, in the servers' words (a nullable wrapper's echoes and repeats dropped). */
 export function issuesOf(errors: readonly ValidationError[] | null | undefined, value: unknown): StandardIssue[] {
-  const tidy = withoutEchoes(errors ?? [], (e) => ({
-    keyword: e.keyword,
-    path: e.instancePath,
-    expectedNull: e.keyword === "type" && (e.params as { type?: unknown }).type === "null",
-  }));
-  const seen = new Set<string>();
-  const issues: StandardIssue[] = [];
-  for (const e of tidy) {
-    const pointer = pointerOf(e);
-    const message = fieldDetail(e.keyword, e.message, (e.params as { allowedValues?: unknown[] }).allowedValues);
-    const key = `${pointer}\u0000${message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    issues.push({ message, path: pathOf(pointer, value) });
-  }
+  const issues = ajvFieldErrors(errors).map((e): StandardIssue => ({ message: e.detail, path: pathOf(e.pointer, value) }));
   // A verdict of false always comes with at least one issue.
   return issues.length > 0 ? issues : [{ message: "is not valid", path: [] }];
 }

@@ -6,6 +6,7 @@
 // state, and a reset takes them back to the simulator's options. No Node imports.
 import { problem, type Reply } from "./reply.js";
 import type { FieldError } from "./validate.js";
+import { toPointer } from "../../shared/walk.js";
 
 /** The most milliseconds of latency (one minute): a longer delay is a hang, not a slow network. */
 export const MAX_LATENCY_MS = 60_000;
@@ -186,7 +187,6 @@ function isInteger(value: unknown, min: number, max: number): boolean {
 
 function unknownFields(body: Record<string, unknown>, known: string[], errors: FieldError[]): void {
   for (const name of Object.keys(body)) {
-    if (!known.includes(name))
-      errors.push({ pointer: `/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`, code: "unknown_field", detail: "is not a field of this request" });
+    if (!known.includes(name)) errors.push({ pointer: toPointer([name]), code: "unknown_field", detail: "is not a field of this request" });
   }
 }

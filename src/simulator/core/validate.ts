@@ -4,10 +4,10 @@
 // `limit=1e1` is 10; booleans from "true"/"false"; `style: form, explode: false` arrays split on
 // commas) and the results name each violated field: `parameter` for parameters, `pointer` (a JSON
 // Pointer) for body fields, each with the `code` of the rule it broke.
-import { fieldDetail, BODY_REQUIRED_DETAIL, REQUIRED_DETAIL, withoutEchoes } from "../../local-server/field-details.js";
+import { ajvFieldErrors, BODY_REQUIRED_DETAIL, REQUIRED_DETAIL } from "../../local-server/field-details.js";
 import { fieldErrorCode, type FieldErrorCode } from "../../shared/problems.js";
-import { deref, escapePointerSegment, listOperations, primaryType, type OpenApiDocument } from "../../shared/walk.js";
-import { compiledValidator, type ValidationError } from "../../../generated/validators.js";
+import { deref, listOperations, primaryType, type OpenApiDocument } from "../../shared/walk.js";
+import { compiledValidator } from "../../../generated/validators.js";
 
 export interface FieldError {
   detail: string;
@@ -140,12 +140,9 @@ export class RequestChecker {
       const value = p.array ? raw.split(",").map((item) => coerce(item, p.coerceTo)) : coerce(raw, p.coerceTo);
       const validate = compiledValidator(`parameter:${spec.operationId}:${p.in}:${p.name}`);
       if (!validate(value)) {
-        for (const e of tidy(validate.errors)) {
-          errors.push({
-            parameter: p.name,
-            code: fieldErrorCode(e.keyword),
-            detail: `${e.instancePath ? `item ${e.instancePath.slice(1)} ` : ""}${message(e)}`,
-          });
+        for (const e of ajvFieldErrors(validate.errors)) {
+          // An item of an array parameter (status=READY,NOPE) is named by its index.
+          errors.push({ parameter: p.name, code: fieldErrorCode(e.keyword), detail: `${e.pointer ? `item ${e.pointer.slice(1)} ` : ""}${e.detail}` });
         }
         continue;
       }
@@ -160,40 +157,11 @@ export class RequestChecker {
     if (body === undefined) return spec.body.required ? [{ pointer: "", code: "required", detail: BODY_REQUIRED_DETAIL }] : [];
     const validate = compiledValidator(`body:${spec.operationId}`);
     if (validate(body)) return [];
-    const seen = new Set<string>();
-    const out: FieldError[] = [];
-    for (const e of tidy(validate.errors)) {
-      const error: FieldError = { pointer: pointerOf(e), code: fieldErrorCode(e.keyword), detail: message(e) };
-      const key = `${error.pointer}\u0000${error.detail}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      out.push(error);
-    }
-    return out;
+    return ajvFieldErrors(validate.errors).map((e) => ({ pointer: e.pointer, code: fieldErrorCode(e.keyword), detail: e.detail }));
   }
 }
 
 function lowerCaseUuids(value: unknown): unknown {
   if (typeof value === "string") return value.toLowerCase();
   return Array.isArray(value) ? value.map(lowerCaseUuids) : value;
-}
-
-/** Points at the offending field itself, also for unknown and missing properties. */
-function pointerOf(e: ValidationError): string {
-  const p = e.params as Record<string, unknown>;
-  const child = p.additionalProperty ?? p.unevaluatedProperty ?? p.missingProperty;
-  return typeof child === "string" ? `${e.instancePath}/${escapePointerSegment(child)}` : e.instancePath;
-}
-
-function message(e: ValidationError): string {
-  return fieldDetail(e.keyword, e.message, (e.params as { allowedValues?: unknown[] }).allowedValues);
-}
-
-/** The violations that say something: the echoes of a nullable wrapper and a redundant format error dropped. */
-function tidy(errors: ValidationError[] | null | undefined): ValidationError[] {
-  return withoutEchoes(errors ?? [], (e) => ({
-    keyword: e.keyword,
-    path: e.instancePath,
-    expectedNull: e.keyword === "type" && (e.params as { type?: unknown }).type === "null",
-  }));
 }
