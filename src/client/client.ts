@@ -11,6 +11,7 @@ import { sameOriginRedirects } from "./redirects.js";
 import type { RequestFetch } from "./request-fetch.js";
 import { DEFAULT_RETRY, type RetryOptions, withRetries } from "./retry.js";
 import { DEFAULT_TIMEOUT_MS, RequestTimeoutError, withDeadline } from "./timeout.js";
+import { type UntypedCall, type UntypedInit, untypedMethods } from "./untyped-call.js";
 
 type Method = "get" | "patch";
 type MediaType = `${string}/${string}`;
@@ -91,13 +92,10 @@ function checkOptions(options: DeploymentsClientOptions) {
   };
 }
 
-type Result = { data?: unknown; error?: unknown; response: Response };
-type CallInit = { params?: { path?: Record<string, unknown> }; signal?: AbortSignal | null; fetch?: RequestFetch };
-type UntypedCall = (path: string, init?: CallInit) => Promise<Result>;
 type Settings = ReturnType<typeof checkOptions> & { fetchOnce: RequestFetch };
 
 /** The request path with its path parameters filled in, for messages: `/v2/deployments/6b0d…`. */
-function filledPath(path: string, init: CallInit): string {
+function filledPath(path: string, init: UntypedInit): string {
   const values = init.params?.path ?? {};
   return path.replace(/\{([^}]+)\}/g, (whole, name: string) => (name in values ? encodeURIComponent(String(values[name])) : whole));
 }
@@ -123,7 +121,7 @@ function jsonMethod(call: UntypedCall, method: "GET" | "PATCH", settings: Settin
             parseAs: "text",
             signal: deadline,
             fetch: sameOriginRedirects(send),
-          } as CallInit),
+          }),
         settings.timeoutMs,
         signal,
         timeoutError,
@@ -170,8 +168,9 @@ export function createDeploymentsClient(options: DeploymentsClientOptions): Depl
     },
   });
   const settings = { ...checked, fetchOnce };
-  const GET = jsonMethod(client.GET as unknown as UntypedCall, "GET", settings);
-  const PATCH = jsonMethod(client.PATCH as unknown as UntypedCall, "PATCH", settings);
+  const untyped = untypedMethods(client);
+  const GET = jsonMethod(untyped.GET, "GET", settings);
+  const PATCH = jsonMethod(untyped.PATCH, "PATCH", settings);
   // The same functions, with the stricter signatures above.
   return { ...client, GET, PATCH } as unknown as DeploymentsClient;
 }

@@ -4,6 +4,7 @@
 import type { paths } from "../../generated/schema.js";
 import type { DeploymentsClient } from "./client.js";
 import { ApiError, unwrap } from "./errors.js";
+import { untypedMethods } from "./untyped-call.js";
 
 /** The list operations that return `{ resources, offset }` pages. */
 export type PagedPath = "/v2/deployments" | "/v2/deployments/{deployment_id}/revisions" | "/v2/listeners";
@@ -28,13 +29,6 @@ export type PaginateArgs<P extends PagedPath> = Record<never, never> extends Pag
 /** The page size sent when the caller gives no `limit`: the document's maximum, for the fewest requests. */
 export const DEFAULT_PAGE_SIZE = 100;
 
-// openapi-fetch's GET is generic over every path; this walk is generic over three of them, which
-// TypeScript cannot relate to one another. The types are checked at the paginate() signature instead.
-type UntypedGet = (
-  path: string,
-  init: { params: { query: Record<string, unknown>; path?: Record<string, unknown> }; signal?: AbortSignal },
-) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-
 /**
  * Every item of a paged list, newest first, fetching the next page only when the loop reaches it.
  * `for await (const d of paginate(client, "/v2/deployments", { query: { status: "READY" } })) …`
@@ -52,7 +46,9 @@ export async function* paginate<P extends PagedPath>(client: DeploymentsClient, 
   };
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   let offset = query.offset ?? 0;
-  const get = client.GET as unknown as UntypedGet;
+  // This walk is generic over the paged paths, which TypeScript cannot relate to one another: the
+  // types are checked at the signature, and the call goes through the untyped view.
+  const get = untypedMethods(client).GET;
   for (;;) {
     signal?.throwIfAborted();
     const init = { params: { query: { ...query, limit, offset }, path: pathParams }, signal };

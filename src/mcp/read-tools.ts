@@ -2,6 +2,7 @@
 // repositories. Each takes the operation's own parameter names and answers what the service
 // answered (a list that is a bare array comes wrapped in an object, as structuredContent must be).
 import { unwrap } from "../client/errors.js";
+import { untypedMethods } from "../client/untyped-call.js";
 import { type ArgumentsSpec, choiceArgument, inputSchema, readArguments } from "./arguments.js";
 import { componentSchema, type JsonSchema, operationOf } from "./json-schema.js";
 import { withoutSecretValues } from "./mask.js";
@@ -10,15 +11,9 @@ import { READ_HINTS, type ToolContext, type ToolDefinition } from "./tool.js";
 
 const OUT = { descriptions: false } as const;
 
-type UntypedGet = (
-  path: string,
-  init: { params: { path: Record<string, unknown>; query: Record<string, unknown> }; signal: AbortSignal },
-) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-
 /** GET an operation's path with checked parameters (the typed client cannot know which path a table row names). */
 export async function getOperation(context: ToolContext, operationId: string, path: Record<string, unknown>, query: Record<string, unknown> = {}) {
-  const get = context.client.GET as unknown as UntypedGet;
-  return unwrap(await get(operationOf(operationId).path, { params: { path, query }, signal: context.signal }));
+  return unwrap(await untypedMethods(context.client).GET(operationOf(operationId).path, { params: { path, query }, signal: context.signal }));
 }
 
 /** A tool that is one GET: the operation's parameters in, its JSON out (shaped by `answer`). */

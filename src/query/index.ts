@@ -11,6 +11,7 @@ import type { DeploymentsClient, PathWith, ResultFor } from "../client/client.js
 import { ApiError, unwrap } from "../client/errors.js";
 import { checkDelay } from "../client/option-checks.js";
 import { DEFAULT_PAGE_SIZE } from "../client/paginate.js";
+import { type UntypedCall, untypedMethods } from "../client/untyped-call.js";
 import { DEFAULT_WAIT, isTerminalRevisionStatus } from "../client/wait-for-revision.js";
 import type { Revision } from "../shared/types.js";
 
@@ -103,10 +104,6 @@ export interface CreateQueriesOptions {
 }
 
 type Params = { path?: Record<string, unknown>; query?: Record<string, unknown> };
-type UntypedCall = (
-  path: string,
-  init: { params?: Params; body?: unknown; signal?: AbortSignal },
-) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
 const WHERE = "createQueries";
 
@@ -238,8 +235,7 @@ export function createQueries(client: DeploymentsClient, options: CreateQueriesO
   if (queryClient !== undefined && typeof queryClient?.invalidateQueries !== "function") {
     throw new TypeError(`${WHERE}: queryClient must be a TanStack QueryClient`);
   }
-  const get = client.GET as unknown as UntypedCall;
-  const patch = client.PATCH as unknown as UntypedCall;
+  const { GET: get, PATCH: patch } = untypedMethods(client);
   const members: Record<string, unknown> = {};
   for (const [operationId, { method, path, paged }] of Object.entries(OPERATIONS) as [string, { method: string; path: string; paged: boolean }][]) {
     if (method === "get") {

@@ -11,6 +11,7 @@ import type { Client } from "openapi-fetch";
 import type { paths } from "../../generated/schema.js";
 import type { DeploymentsClient } from "../client/client.js";
 import { ApiError } from "../client/errors.js";
+import { type UntypedCall, untypedMethods } from "../client/untyped-call.js";
 
 type SuccessStatus = 200 | 201 | 202 | 203 | 204 | 205 | 206 | 207 | 208 | 226 | "2XX";
 
@@ -28,10 +29,7 @@ export type PathsWithApiErrors = {
 /** An openapi-fetch Client of the document, whose results carry an ApiError as `error`. */
 export type OpenapiFetchClient = Client<PathsWithApiErrors>;
 
-type Result = { data?: unknown; error?: unknown; response: Response };
-type Call = (path: string, init?: unknown) => Promise<Result>;
-
-function withApiErrors(call: Call): Call {
+function withApiErrors(call: UntypedCall): UntypedCall {
   return async (path, init) => {
     const result = await call(path, init);
     if (result.response.ok && result.error === undefined) return result;
@@ -51,7 +49,7 @@ export function toOpenapiFetchClient(client: DeploymentsClient): OpenapiFetchCli
   }
   return {
     ...client,
-    GET: withApiErrors(client.GET as unknown as Call),
-    PATCH: withApiErrors(client.PATCH as unknown as Call),
+    GET: withApiErrors(untypedMethods(client).GET),
+    PATCH: withApiErrors(untypedMethods(client).PATCH),
   } as unknown as OpenapiFetchClient;
 }
