@@ -3,7 +3,7 @@
 // with fewer than `limit` resources is the last one.
 import type { paths } from "../../generated/schema.js";
 import type { DeploymentsClient } from "./client.js";
-import { ApiError, unwrap } from "./errors.js";
+import { hasNextPage, readPage } from "./page.js";
 import { untypedMethods } from "./untyped-call.js";
 
 /** The list operations that return `{ resources, offset }` pages. */
@@ -52,24 +52,12 @@ export async function* paginate<P extends PagedPath>(client: DeploymentsClient, 
   for (;;) {
     signal?.throwIfAborted();
     const init = { params: { query: { ...query, limit, offset }, path: pathParams }, signal };
-    const result = await get(path, init);
-    const page = unwrap(result) as { resources: ItemOf<P>[]; offset: number };
-    if (!Array.isArray(page.resources)) {
-      throw new ApiError(result.response, page, {
-        title: "Invalid response body",
-        detail: `the ${result.response.status} response is not a page: it has no "resources" list`,
-      });
-    }
-    const count = page.resources.length;
+    const page = readPage<ItemOf<P>>(await get(path, init), limit, offset);
     for (const item of page.resources) {
       signal?.throwIfAborted();
       yield item;
     }
-    if (count === 0 || count < limit) return;
-    // A server that does not move the offset forward would make this loop forever.
-    if (!(page.offset > offset)) {
-      throw new Error(`paginate ${path}: the response offset ${page.offset} does not advance past ${offset}`);
-    }
+    if (!hasNextPage(page, limit)) return;
     offset = page.offset;
   }
 }

@@ -8,8 +8,9 @@ import type { MaybeOptionalInit } from "openapi-fetch";
 import { OPERATIONS } from "../../generated/operations.js";
 import type { paths } from "../../generated/schema.js";
 import type { DeploymentsClient, PathWith, ResultFor } from "../client/client.js";
-import { ApiError, unwrap } from "../client/errors.js";
+import { type ApiError, unwrap } from "../client/errors.js";
 import { checkDelay } from "../client/option-checks.js";
+import { hasNextPage, type Page, readPage } from "../client/page.js";
 import { DEFAULT_PAGE_SIZE } from "../client/paginate.js";
 import { type UntypedCall, untypedMethods } from "../client/untyped-call.js";
 import { DEFAULT_WAIT, isTerminalRevisionStatus } from "../client/wait-for-revision.js";
@@ -169,30 +170,15 @@ function infiniteOptions(get: UntypedCall, operationId: string, path: string, in
   const query = queryObject(params.query);
   const limit = typeof query.limit === "number" ? query.limit : DEFAULT_PAGE_SIZE;
   const first = typeof query.offset === "number" ? query.offset : 0;
-  type Page = { resources: unknown[]; offset: number };
   const options: DmsInfiniteQueryOptions<Page> = {
     // Its own key under the list's: an infinite query caches pages, a plain one a page.
     queryKey: [...queryKeyOf(operationId, path, params), "infinite"] as unknown as DmsInfiniteQueryOptions<Page>["queryKey"],
     queryFn: async ({ signal, pageParam }) => {
-      const result = await get(path, { params: { ...params, query: { ...query, limit, offset: pageParam } }, signal });
-      const page = unwrap(result) as Page;
-      if (!Array.isArray(page?.resources)) {
-        throw new ApiError(result.response, page, {
-          title: "Invalid response body",
-          detail: `the ${result.response.status} response is not a page: it has no "resources" list`,
-        });
-      }
-      // A full page whose offset does not move forward would make "load more" fetch it again forever.
-      if (page.resources.length >= limit && !(typeof page.offset === "number" && page.offset > pageParam)) {
-        throw new ApiError(result.response, page, {
-          title: "Invalid response body",
-          detail: `the response offset ${String(page.offset)} does not advance past ${pageParam}`,
-        });
-      }
-      return page;
+      // A full page whose offset does not move forward would make "load more" fetch it again forever: readPage refuses it.
+      return readPage(await get(path, { params: { ...params, query: { ...query, limit, offset: pageParam } }, signal }), limit, pageParam);
     },
     initialPageParam: first,
-    getNextPageParam: (lastPage) => (lastPage.resources.length === 0 || lastPage.resources.length < limit ? undefined : lastPage.offset),
+    getNextPageParam: (lastPage) => (hasNextPage(lastPage, limit) ? lastPage.offset : undefined),
   };
   return options;
 }
