@@ -48,7 +48,7 @@ function securityHeaders(document: OpenApiDocument): ParameterSpec[] {
     description: String(scheme.description ?? "").trim(),
     initial: index === 0 ? "my-api-key" : "",
     suggestions: /tenant/i.test(scheme.name) ? [SEED_IDS.tenant_id, SEED_IDS.other_tenant_id] : [],
-    placeholder: index === 0 ? "Json key" : "optional",
+    placeholder: index === 0 ? "your API key" : "optional",
   }));
 }
 

@@ -2,8 +2,9 @@
 // query), a header lookup and a way to read the body; a Reply goes out. The node:http adapter, the
 // fetch adapter (MSW) and the Vite plugin are thin wrappers around it. The order is fixed: route
 // (the local-server gate's table), authenticate, faults asked for, check (media type, bounds,
-// schema), move the clock (once, in answerNow), then the operation's answer (operations.ts), which
-// reads the store or writes through the writer; the store calls the lifecycle.
+// schema), bring the revisions up to the clock (tick, once per request, in answerNow: the clock
+// itself is only read), then the operation's answer (operations.ts), which reads the store or
+// writes through the writer; the store calls the lifecycle.
 import { tooLargeDetail } from "../../local-server/body.js";
 import {
   type GateProblem,

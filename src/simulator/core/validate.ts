@@ -1,6 +1,6 @@
 // Request validation against the document. Each operation's parameters and body are described
 // once from the document (src/shared/walk.ts); their validators were compiled when the package was
-// built (validators.ts), so a simulator is ready at once. Query values are coerced the way Prism does (numbers by Number(), so
+// built (generated/validators.js), so a simulator is ready at once. Query values are coerced the way Prism does (numbers by Number(), so
 // `limit=1e1` is 10; booleans from "true"/"false"; `style: form, explode: false` arrays split on
 // commas) and the results name each violated field: `parameter` for parameters, `pointer` (a JSON
 // Pointer) for body fields, each with the `code` of the rule it broke.
