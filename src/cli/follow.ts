@@ -63,12 +63,12 @@ function shellQuote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
-export function resumeCommand(run: RevisionRun, revisionId: string): string {
+function resumeCommand(run: RevisionRun, revisionId: string): string {
   return ["dms", "wait", run.deploymentId, revisionId, ...run.resumeFlags].map(shellQuote).join(" ");
 }
 
 /** Reports a state change: a line for people, an event with --json. */
-export function reportStatus(run: RevisionRun, revisionId: string, status: RevisionStatus): void {
+function reportStatus(run: RevisionRun, revisionId: string, status: RevisionStatus): void {
   const elapsed = elapsedMs(run);
   if (run.output.json) {
     run.output.event({ event: "status", deployment_id: run.deploymentId, revision_id: revisionId, status, elapsed_ms: elapsed });

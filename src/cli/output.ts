@@ -25,7 +25,7 @@ const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", 
 const CLEAR_LINE = "\r\x1b[2K";
 
 /** https://no-color.org: any non-empty NO_COLOR turns colours off; so do pipes and TERM=dumb. */
-export function colorsOn(stream: Stream, env: NodeJS.ProcessEnv): boolean {
+function colorsOn(stream: Stream, env: NodeJS.ProcessEnv): boolean {
   return stream.isTTY === true && !env.NO_COLOR && env.TERM !== "dumb";
 }
 

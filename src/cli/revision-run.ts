@@ -13,7 +13,7 @@ import { type Io, Output } from "./output.js";
 import { parseDuration, UsageError } from "./usage.js";
 
 /** The flags of a command line that a resuming `dms wait` repeats; the API key stays in the environment. */
-export function waitFlags(values: {
+function waitFlags(values: {
   "base-url"?: string | undefined;
   "tenant-id"?: string | undefined;
   "request-timeout"?: string | undefined;

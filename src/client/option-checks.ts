@@ -4,7 +4,7 @@
 import { headerValueProblem, urlProblem } from "../shared/header-value.js";
 
 /** setTimeout fires at once for longer delays than this (a 32-bit signed count of milliseconds). */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function shown(value: unknown): string {
   return typeof value === "string" ? JSON.stringify(value) : String(value);
@@ -12,11 +12,6 @@ function shown(value: unknown): string {
 
 function fail(where: string, name: string, rule: string, value: unknown): never {
   throw new TypeError(`${where}: ${name} must be ${rule}, got ${shown(value)}`);
-}
-
-export function checkNonEmptyString(where: string, name: string, value: unknown): string {
-  if (typeof value !== "string" || value.trim() === "") fail(where, name, "a non-empty string", value);
-  return value;
 }
 
 /**

@@ -9,7 +9,7 @@ const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** The value of one path parameter, encoded for its segment, or a TypeError naming the parameter. */
-export function encodePathParameter(name: string, value: unknown): string {
+function encodePathParameter(name: string, value: unknown): string {
   const text = typeof value === "string" ? value : typeof value === "number" && Number.isFinite(value) ? String(value) : undefined;
   if (text === undefined) throw new TypeError(`path parameter ${name} must be a string, got ${value === null ? "null" : typeof value}`);
   if (text === "") throw new TypeError(`path parameter ${name} must not be empty`);

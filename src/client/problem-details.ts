@@ -19,7 +19,7 @@ export interface ProblemDetails {
 }
 
 /** The longest `detail` taken from a text or HTML body: enough for a sentence, never a whole page. */
-export const MAX_DETAIL_LENGTH = 300;
+const MAX_DETAIL_LENGTH = 300;
 
 // RFC 9110 reason phrases, for responses that carry none (HTTP/2 has no reason phrase).
 const REASON_PHRASES: Readonly<Record<number, string>> = {
@@ -45,7 +45,7 @@ const REASON_PHRASES: Readonly<Record<number, string>> = {
 };
 
 /** The reason phrase the server sent, else the standard one, else `HTTP <status>`. */
-export function reasonPhrase(status: number, statusText = ""): string {
+function reasonPhrase(status: number, statusText = ""): string {
   return statusText.trim() || REASON_PHRASES[status] || `HTTP ${status}`;
 }
 
@@ -55,7 +55,7 @@ const KINDS = Object.entries(PROBLEM_TYPES) as [ProblemKind, (typeof PROBLEM_TYP
  * The kind whose `type` URI the body names; else the kind the status belongs to when only one kind
  * has that status; for a 400 that is neither, the general `bad-request`.
  */
-export function problemKind(type: string | undefined, status: number): ProblemKind | undefined {
+function problemKind(type: string | undefined, status: number): ProblemKind | undefined {
   const byType = KINDS.find(([, entry]) => entry.type === type);
   if (byType) return byType[0];
   const byStatus = KINDS.filter(([, entry]) => entry.status === status).map(([kind]) => kind);
@@ -79,7 +79,7 @@ function shorten(value: string): string {
 const ENTITIES: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
 
 /** The readable text of an HTML page: no head, scripts, styles or tags, the common entities decoded. */
-export function htmlToText(html: string): string {
+function htmlToText(html: string): string {
   return html
     .replace(/<(head|script|style)\b[\s\S]*?<\/\1\s*>/gi, " ")
     .replace(/<!--[\s\S]*?-->/g, " ")

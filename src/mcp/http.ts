@@ -11,7 +11,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { createNodeGate, sendAnswer } from "../local-server/node-gate.js";
 import { createMcpServer, type McpServerOptions } from "./server.js";
 
-export const MCP_PATH = "/mcp";
+const MCP_PATH = "/mcp";
 const HOST = "127.0.0.1";
 
 /** A JSON-RPC error without a request id, for what never reached the protocol. */

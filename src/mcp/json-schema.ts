@@ -51,7 +51,7 @@ export interface SchemaOptions {
 }
 
 /** A description on one line: the first paragraph, whitespace collapsed. */
-export function shortDescription(text: unknown): string | undefined {
+function shortDescription(text: unknown): string | undefined {
   if (typeof text !== "string") return undefined;
   const first = text.split(/\n\s*\n/)[0] ?? text;
   return first.replace(/\s+/g, " ").trim() || undefined;
@@ -68,7 +68,7 @@ function briefSchema(name: string, target: DocumentNode, options: SchemaOptions)
 }
 
 /** One schema of the document, inlined and simplified. */
-export function toJsonSchema(node: DocumentNode, options: SchemaOptions): JsonSchema | boolean {
+function toJsonSchema(node: DocumentNode, options: SchemaOptions): JsonSchema | boolean {
   if (typeof node === "boolean") return node;
   if (node === null || typeof node !== "object") return {};
   if (typeof node.$ref === "string") {

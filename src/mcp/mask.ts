@@ -4,7 +4,7 @@
 // key and the secret values of the call are replaced wherever they stand whole in a result: in its
 // structured data first, and the JSON text that repeats that data is written again from the masked
 // data (masking the text on its own would leave a short value inside the JSON text, and the two differ).
-export const MASK = "***";
+const MASK = "***";
 
 /** A deployment (or anything with `secrets`) with its secret values replaced. */
 export function withoutSecretValues<T>(value: T): T {
@@ -32,7 +32,7 @@ function maskText(text: string, values: readonly string[]): string {
 }
 
 /** The value with every string equal to one of `values` replaced, and the values masked inside text. */
-export function maskValues<T>(value: T, values: readonly string[]): T {
+function maskValues<T>(value: T, values: readonly string[]): T {
   const list = [...new Set(values.filter((v) => v !== ""))].sort((a, b) => b.length - a.length);
   if (list.length === 0) return value;
   const exact = new Set(list);

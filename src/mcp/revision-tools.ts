@@ -131,7 +131,7 @@ export async function afterPatch(
 }
 
 /** The revision as it is now, one GET. */
-export async function currentRevision(context: ToolContext, deploymentId: string, revisionId: string): Promise<Revision> {
+async function currentRevision(context: ToolContext, deploymentId: string, revisionId: string): Promise<Revision> {
   return (await getOperation(context, "getRevision", { deployment_id: deploymentId, revision_id: revisionId })) as Revision;
 }
 

@@ -8,7 +8,7 @@ import { REQUEST_BOUNDS } from "../local-server/bounds.js";
 import { createMcpServer, type McpServerOptions } from "./server.js";
 
 /** The most bytes one message (a line) may have: the same bound as a request body over HTTP. */
-export const MAX_MESSAGE_BYTES = REQUEST_BOUNDS.maxBodyBytes;
+const MAX_MESSAGE_BYTES = REQUEST_BOUNDS.maxBodyBytes;
 
 /** How much of a dropped line's start and end is kept to find its id. */
 const EDGE_BYTES = 256;

@@ -43,7 +43,7 @@ export interface DmsSchema<T> extends StandardSchemaV1<T, T> {
   };
 }
 
-export const VENDOR = "deployment-management-api";
+const VENDOR = "deployment-management-api";
 
 /** The path segments of a JSON Pointer into `value`: an index into an array is a number, a key of an object a string. */
 function pathOf(pointer: string, value: unknown): PropertyKey[] {

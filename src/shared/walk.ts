@@ -14,7 +14,7 @@ export interface OpenApiDocument {
 }
 
 /** The HTTP methods an OpenAPI path item can hold, in the order operations are listed. */
-export const HTTP_METHODS = ["get", "put", "post", "patch", "delete", "options", "head", "trace"] as const;
+const HTTP_METHODS = ["get", "put", "post", "patch", "delete", "options", "head", "trace"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 /** Escapes one segment for a JSON Pointer (RFC 6901): `~` is `~0`, `/` is `~1`. */
@@ -33,7 +33,7 @@ export function toPointer(segments: readonly (string | number)[]): string {
 }
 
 /** The value at a JSON Pointer (with or without the leading `#`), or undefined when there is none. */
-export function resolvePointer(root: unknown, pointer: string): unknown {
+function resolvePointer(root: unknown, pointer: string): unknown {
   const path = pointer.startsWith("#") ? pointer.slice(1) : pointer;
   if (path === "") return root;
   let node: DocumentNode = root;

@@ -9,15 +9,15 @@ import type { FieldError } from "./validate.js";
 import { toPointer } from "../../shared/walk.js";
 
 /** The most milliseconds of latency (one minute): a longer delay is a hang, not a slow network. */
-export const MAX_LATENCY_MS = 60_000;
+const MAX_LATENCY_MS = 60_000;
 /** The most requests one fault rule fails. */
-export const MAX_FAULT_COUNT = 10_000;
+const MAX_FAULT_COUNT = 10_000;
 /** The most fault rules pending at once. */
 export const MAX_PENDING_FAULTS = 100;
 /** The longest Retry-After a fault may carry (one day). */
-export const MAX_RETRY_AFTER_SECONDS = 86_400;
+const MAX_RETRY_AFTER_SECONDS = 86_400;
 
-export const FAULT_KINDS = [429, 500, 503, "drop"] as const;
+const FAULT_KINDS = [429, 500, 503, "drop"] as const;
 /** What a failed request gets: that status as problem+json, or its connection dropped. */
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -43,7 +43,7 @@ export interface FaultsStatus {
 }
 
 /** The answer a dropped connection stands for: the transport closes the connection instead of answering. */
-export const DROPPED: Reply = Object.freeze({ status: 0, drop: true });
+const DROPPED: Reply = Object.freeze({ status: 0, drop: true });
 
 export class Faults {
   private latency: Latency = { ms: 0 };

@@ -9,7 +9,7 @@ export type FetchLike = (input: RequestInfo | URL, init?: RequestInit) => Promis
 
 const decoder = new TextDecoder();
 
-export function toSimRequest(request: Request): SimRequest {
+function toSimRequest(request: Request): SimRequest {
   const url = request.url;
   // The path and query of an absolute URL: everything from the first "/" after "scheme://host".
   const hostStart = url.indexOf("//");
@@ -28,7 +28,7 @@ export function toSimRequest(request: Request): SimRequest {
   };
 }
 
-export function toResponse(reply: Reply, method: string): Response {
+function toResponse(reply: Reply, method: string): Response {
   const headers: Record<string, string> = { ...reply.headers };
   const body = replyBody(reply);
   if (body.length > 0) headers["content-type"] = reply.contentType ?? "application/json";

@@ -7,7 +7,7 @@ import type { DeploymentRecord } from "./model.js";
 import type { Store } from "./store.js";
 
 /** Deployment JSON: room for every deployment of a large seed (10,000 take about 25 MB as text). */
-export const DEPLOYMENT_JSON_BOUNDS: Readonly<CacheBounds> = Object.freeze({ maxBytes: 64 * 1024 * 1024, maxEntries: 100_000 });
+const DEPLOYMENT_JSON_BOUNDS: Readonly<CacheBounds> = Object.freeze({ maxBytes: 64 * 1024 * 1024, maxEntries: 100_000 });
 /** List answers: a distinct query per request (an id filter, an offset) must not grow memory without end. */
 export const LIST_PAGE_BOUNDS: Readonly<CacheBounds> = Object.freeze({ maxBytes: 16 * 1024 * 1024, maxEntries: 1000 });
 

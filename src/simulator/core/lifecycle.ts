@@ -58,7 +58,7 @@ const FULL_COMMIT_SHA = /^[0-9a-f]{40}$/i;
  * earlier revision was built from builds exactly it); a branch or tag gets a fake sha that differs
  * per revision, as a moving branch would.
  */
-export function commitShaOf(revisionId: string, ref: string): string {
+function commitShaOf(revisionId: string, ref: string): string {
   return FULL_COMMIT_SHA.test(ref) ? ref.toLowerCase() : fakeCommitSha(`${revisionId}:${ref}`);
 }
 

@@ -71,7 +71,7 @@ function hashHex(text: string, words: number): string {
 }
 
 /** A stable UUID derived from a name (the layout of RFC 9562 version 8, "custom"), or the document's id for it. */
-export function seedUuid(name: string): string {
+function seedUuid(name: string): string {
   const known = DOCUMENT_IDS[name];
   if (known) return known;
   const h = hashHex(`dms-simulator:${name}`, 4);

@@ -75,7 +75,7 @@ function isPlan<T>(value: Plan<T> | Reply): value is Plan<T> {
 }
 
 /** A write that could not be saved: 507 for a full disk, else 500, and nothing of it was applied. */
-export function storageProblem(error: unknown, instance: string): Reply {
+function storageProblem(error: unknown, instance: string): Reply {
   // By its status, not instanceof: the adapter may come from another copy of this package.
   if ((error as Partial<StorageError> | undefined)?.status === 507) {
     return problem("insufficient-storage", "The simulator could not save the change: its storage is full. Nothing was changed.", instance);
