@@ -3,7 +3,7 @@
 // JSON, or sends an HTML error page. Real HTTP, real sockets, small timeouts so the suite stays fast.
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ApiError, createDeploymentsClient, deployRevision, paginate, RequestTimeoutError, unwrap, waitForRevision } from "../../src/index.js";
 import { cutMidBody, type Handler, localServers, sendJson, sendText } from "./local-server.js";
 
@@ -72,8 +72,11 @@ describe("a server that never answers", () => {
       const gc = runInNewContext("gc") as () => void;
       const server = await serve(handler);
       const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", timeoutMs: 300, retry: { retries: 0 } });
-      const pending = rejection(client.GET("/v2/listeners"));
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      let settled = false;
+      const pending = rejection(client.GET("/v2/listeners")).finally(() => (settled = true));
+      // Collect once the request is on the wire, which is when an unreferenced deadline timer would
+      // be lost (or once it has already timed out, on a machine too loaded to get it there first).
+      await vi.waitFor(() => expect(server.requests.length > 0 || settled).toBe(true), { timeout: 30_000, interval: 5 });
       gc();
       gc();
       expect(await pending).toBeInstanceOf(RequestTimeoutError);

@@ -148,7 +148,20 @@ describe("deployRevision and waitForRevision against the simulator", () => {
     // Nothing polls after the abort: on a loaded machine a poll already on the wire when the abort
     // came may still reach the server, but no new one starts.
     const polled = polls;
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A sibling wait at the same interval, stopped after five polls: by then the aborted one would have polled again.
+    const siblingStop = new AbortController();
+    let siblingPolls = 0;
+    const sibling = createDeploymentsClient({
+      baseUrl: slow.url,
+      apiKey: "test-key",
+      tenantId: SEED_IDS.tenant_id,
+      fetch: (request) => {
+        if (++siblingPolls >= 5) siblingStop.abort();
+        return fetch(request);
+      },
+    });
+    await waitForRevision(sibling, deploymentId, latest, { intervalMs: 20, signal: siblingStop.signal }).catch(() => undefined);
+    expect(siblingPolls).toBeGreaterThanOrEqual(5);
     expect(polls).toBeLessThanOrEqual(polled + 1);
     expect(polled).toBeGreaterThan(1);
   });

@@ -80,6 +80,8 @@ describe("createQueries with @tanstack/react-query", () => {
     const { result, unmount } = renderHook(
       () => {
         const r = useQuery(q.getRevision({ params: { path: { deployment_id, revision_id } } }, { pollUntilTerminal: { intervalMs: 20 } }));
+        // A sibling that polls forever at the same interval: the clock the "no more polls" check waits on.
+        useQuery({ ...q.getDeployment({ params: { path: { deployment_id } } }), refetchInterval: 20 });
         if (r.data?.status && statuses.at(-1) !== r.data.status) statuses.push(r.data.status);
         return r;
       },
@@ -96,7 +98,10 @@ describe("createQueries with @tanstack/react-query", () => {
     expect(polls).toBeGreaterThanOrEqual(3);
     expect(statuses.length).toBeGreaterThan(1);
     expect(statuses.at(-1)).toBe("DEPLOYED");
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Five more intervals by the sibling's own polls: the finished query would have polled by now.
+    const siblingPolls = () => sent.filter((s) => s.endsWith(`/deployments/${deployment_id}`)).length;
+    const siblingBefore = siblingPolls();
+    await waitFor(() => expect(siblingPolls()).toBeGreaterThanOrEqual(siblingBefore + 5), { timeout: 30_000 });
     expect(sent.filter((s) => s.endsWith(`/revisions/${revision_id}`)).length).toBe(polls);
     unmount();
   });

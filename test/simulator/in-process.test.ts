@@ -217,13 +217,18 @@ class MemoryPersistence implements Persistence {
   appended: StateChange[][] = [];
   failWith: StorageError | undefined;
   hold: Promise<void> | undefined;
+  /** Called when an append starts waiting on `hold`: the write has reached the disk's door. */
+  onHeld: (() => void) | undefined;
   closed = false;
   constructor(private saved?: State) {}
   async load() {
     return this.saved && structuredClone(this.saved);
   }
   async append(changes: StateChange[]) {
-    if (this.hold) await this.hold;
+    if (this.hold) {
+      this.onHeld?.();
+      await this.hold;
+    }
     if (this.failWith) throw this.failWith;
     // Saved as text, the way a journal would: later changes to live objects do not reach it.
     this.appended.push(JSON.parse(JSON.stringify(changes)));
@@ -256,8 +261,10 @@ describe("persistence (an adapter passed in)", () => {
     const before = await client.ok(deploymentPath);
     let release!: () => void;
     persistence.hold = new Promise((resolve) => (release = resolve));
+    const held = new Promise<void>((resolve) => (persistence.onHeld = resolve));
     const pending = client.patch(deploymentPath, { source_config: { custom_url: "https://held.example.com" } });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The write is planned and waits on the disk: only now is "not visible yet" a real check.
+    await held;
     expect((await client.ok(deploymentPath)).source_config.custom_url).toBe(before.source_config.custom_url);
     release();
     expect((await pending).status).toBe(200);
