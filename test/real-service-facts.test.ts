@@ -1,7 +1,7 @@
-// The document against what the real service sends, where the interface is silent. The facts below
-// are this test's own record of the real service's behaviour (see the README's decision table,
-// "What the real service sends"): which fields it always sends, which it sends as null, and the
-// bounds it enforces. The test fails when a schema is stricter than the service (a consumer would
+// The document against recorded facts of what the real service sends, where the interface is
+// silent. It calls no service: the facts below are this test's own record of the real service's
+// behaviour (docs/decisions.md, "What the real service sends"): which fields it always sends, which
+// it sends as null, and the bounds it enforces. The test fails when a schema is stricter than the service (a consumer would
 // crash on a null the type said could not be there) or looser where the service guarantees a field.
 import { describe, expect, it } from "vitest";
 import { createOpenApiValidator, describeErrors } from "../src/simulator/core/openapi-validator.js";
