@@ -132,12 +132,15 @@ describe("the document accepts what the real service sends", () => {
       expect(validate(onlyRequired), describeErrors(validate.errors)).toBe(true);
     });
 
-    it.runIf(facts.nullable.length > 0)(`${name}: the fields the service sends as null accept null`, () => {
-      const validate = schema(name);
-      for (const field of facts.nullable) {
-        expect(validate({ ...facts.sample, [field]: null }), `${name}.${field} = null: ${describeErrors(validate.errors)}`).toBe(true);
-      }
-    });
+    // Only the schemas with such fields get this test, so a run shows no skipped ones.
+    if (facts.nullable.length > 0) {
+      it(`${name}: the fields the service sends as null accept null`, () => {
+        const validate = schema(name);
+        for (const field of facts.nullable) {
+          expect(validate({ ...facts.sample, [field]: null }), `${name}.${field} = null: ${describeErrors(validate.errors)}`).toBe(true);
+        }
+      });
+    }
   }
 
   it("ResourceSpec: every field accepts null", () => {
