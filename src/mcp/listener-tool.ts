@@ -27,6 +27,6 @@ export const updateListener: ToolDefinition = {
         signal: context.signal,
       }),
     );
-    return dataResult(listener as unknown as Record<string, unknown>);
+    return dataResult(listener);
   },
 };

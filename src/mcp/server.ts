@@ -77,7 +77,7 @@ export function createMcpServer(options: McpServerOptions): Server {
 
   server.setRequestHandler(CallToolAsSent, async (request, extra) => {
     // The SDK has checked that params.name is a string and arguments, when given, an object.
-    const { name, arguments: args } = (request as unknown as { params: { name: string; arguments?: unknown } }).params;
+    const { name, arguments: args } = request.params as { name: string; arguments?: unknown };
     const tool = byName.get(name);
     if (!tool) {
       const hidden = readOnly && toolsFor(false).some((t) => t.name === name) ? " (this server is read-only)" : "";

@@ -148,11 +148,20 @@ function pollInterval(operationId: string, poll: PollOptions["pollUntilTerminal"
   return poll.intervalMs === undefined ? DEFAULT_WAIT.intervalMs : checkDelay(operationId, "pollUntilTerminal.intervalMs", poll.intervalMs, true);
 }
 
+/**
+ * A query key as TanStack's DataTag of the data it caches. The tag is a type-only brand (no value
+ * carries it), so the one way to attach it is this assertion; each operation's member fixes the
+ * data type at its own signature.
+ */
+function dataTagged<Key extends readonly unknown[]>(key: readonly unknown[]): Key {
+  return key as Key;
+}
+
 function getOptions(get: UntypedCall, operationId: string, path: string, init: { params?: Params } | undefined, poll?: PollOptions) {
   const params = init?.params;
   const interval = pollInterval(operationId, poll?.pollUntilTerminal);
   const options: DmsQueryOptions<unknown> = {
-    queryKey: queryKeyOf(operationId, path, params) as unknown as DmsQueryKey<unknown>,
+    queryKey: dataTagged(queryKeyOf(operationId, path, params)),
     queryFn: async ({ signal }) => unwrap(await get(path, { params, signal })),
   };
   if (interval !== undefined) {
@@ -172,7 +181,7 @@ function infiniteOptions(get: UntypedCall, operationId: string, path: string, in
   const first = typeof query.offset === "number" ? query.offset : 0;
   const options: DmsInfiniteQueryOptions<Page> = {
     // Its own key under the list's: an infinite query caches pages, a plain one a page.
-    queryKey: [...queryKeyOf(operationId, path, params), "infinite"] as unknown as DmsInfiniteQueryOptions<Page>["queryKey"],
+    queryKey: dataTagged([...queryKeyOf(operationId, path, params), "infinite"]),
     queryFn: async ({ signal, pageParam }) => {
       // A full page whose offset does not move forward would make "load more" fetch it again forever: readPage refuses it.
       return readPage(await get(path, { params: { ...params, query: { ...query, limit, offset: pageParam } }, signal }), limit, pageParam);
