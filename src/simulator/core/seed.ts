@@ -86,6 +86,12 @@ export function fakeCommitSha(seed: string): string {
   return hashHex(`commit:${seed}`, 5);
 }
 
+/** The item at `n` of a list read round and round: the seed's fields take turns by rank. */
+function cycle<T>(list: readonly T[], n: number): T {
+  // A non-empty constant list and a whole n >= 0: the index is always in range.
+  return list[n % list.length]!;
+}
+
 const SEED_EPOCH_MS = Date.parse("2026-01-05T09:00:00.000Z");
 const DEPLOYMENT_SPACING_MS = 10 * 60_000;
 const REVISION_SPACING_MS = 60_000;
@@ -211,14 +217,14 @@ export function seedState(deploymentCount: number = DEFAULT_SEED_DEPLOYMENTS, no
 type Share = <T>(key: string, make: () => T) => T;
 
 function seedDeployment(rank: number, createdMs: number, listeners: Listener[], nowMs: number, share: Share): DeploymentRecord {
-  const source = SOURCES[rank % SOURCES.length]!;
-  const status = DEPLOYMENT_STATUS_CYCLE[rank % DEPLOYMENT_STATUS_CYCLE.length]!;
-  const base = NAMES[rank % NAMES.length]!;
+  const source = cycle(SOURCES, rank);
+  const status = cycle(DEPLOYMENT_STATUS_CYCLE, rank);
+  const base = cycle(NAMES, rank);
   const name = rank < NAMES.length ? `${base}-agent` : [base, "agent", rank].join("-");
   const id = seedUuid(`deployment:${rank}`);
   const useForge = rank % 8 === 4;
-  const repo = useForge ? FORGE_REPOS[rank % FORGE_REPOS.length]! : SCM_REPOS[rank % SCM_REPOS.length]!;
-  const listener = listeners[rank % listeners.length]!;
+  const repo = useForge ? cycle(FORGE_REPOS, rank) : cycle(SCM_REPOS, rank);
+  const listener = cycle(listeners, rank);
   const imageVersion = source === "scm_host" ? null : share(`image_version:${rank % 15}`, () => `1.${rank % 5}.${rank % 3}`);
 
   const sourceConfig: Deployment["source_config"] = share(`source_config:${source}:${base}:${repo.url}:${rank % 30}:${listener.id}`, () =>
@@ -254,14 +260,11 @@ function seedDeployment(rank: number, createdMs: number, listeners: Listener[], 
     });
 
   const revisionCount = 1 + ((rank + 2) % 3);
-  const latestStatus =
-    status === "AWAITING_DATABASE"
-      ? AWAITING_DATABASE_CYCLE[Math.floor(rank / 10) % AWAITING_DATABASE_CYCLE.length]!
-      : LATEST_REVISION_CYCLE[rank % LATEST_REVISION_CYCLE.length]!;
+  const latestStatus = status === "AWAITING_DATABASE" ? cycle(AWAITING_DATABASE_CYCLE, Math.floor(rank / 10)) : cycle(LATEST_REVISION_CYCLE, rank);
   const revisions: RevisionRecord[] = [];
   for (let n = 0; n < revisionCount; n++) {
     const isLatest = n === revisionCount - 1;
-    const revStatus = isLatest ? latestStatus : OLDER_REVISION_CYCLE[(rank + n) % OLDER_REVISION_CYCLE.length]!;
+    const revStatus = isLatest ? latestStatus : cycle(OLDER_REVISION_CYCLE, rank + n);
     const revCreated = createdMs + (n + 1) * REVISION_SPACING_MS;
     // A revision the clock moves on takes its updated_at from the clock, not from the seed.
     const inProgress = isInProgress(revStatus);
@@ -302,11 +305,11 @@ function seedDeployment(rank: number, createdMs: number, listeners: Listener[], 
     updated_at: latest.revision.updated_at,
   };
   const tags = share(`tags:${rank % 5 === 0 ? "pair" : rank % TAG_VALUES.length}`, () =>
-    rank % 5 === 0 ? [TAG_VALUES[0]!, TAG_VALUES[2]!] : [TAG_VALUES[rank % TAG_VALUES.length]!],
+    rank % 5 === 0 ? [TAG_VALUES[0]!, TAG_VALUES[2]!] : [cycle(TAG_VALUES, rank)],
   );
   return {
     deployment,
-    deployment_type: TIER_CYCLE[rank % TIER_CYCLE.length]!,
+    deployment_type: cycle(TIER_CYCLE, rank),
     remote_reconciled: source === "external_docker",
     tag_value_ids: tags,
     revisions,
@@ -392,7 +395,7 @@ function seedConnections(): Record<string, AgentConnection[]> {
       id: seedUuid(`connection:${agent}:${i}`),
       agent_id: agent,
       oauth_token_id: seedUuid(`token:${agent}:${i}`),
-      provider_id: providers[i % providers.length]!,
+      provider_id: cycle(providers, i),
       provider_account_label: `${agent.replace("-agent", "")}-bot@example.com`,
       scopes: i % 2 === 0 ? ["repo", "read:org"] : ["openid", "email"],
       expires_at: iso(SEED_EPOCH_MS + 365 * 86_400_000),
