@@ -124,15 +124,18 @@ describe("deployRevision and waitForRevision against the simulator", () => {
     const reason = new Error("pipeline cancelled");
     const statuses: RevisionStatus[] = [];
     let polls = 0;
-    const counting = createDeploymentsClient({
-      baseUrl: slow.url,
-      apiKey: "test-key",
-      tenantId: SEED_IDS.tenant_id,
-      fetch: (request) => {
-        polls++;
-        return fetch(request);
-      },
-    });
+    // A client of the slow simulator that calls `onSend` before each request it sends.
+    const slowClientCalling = (onSend: () => void) =>
+      createDeploymentsClient({
+        baseUrl: slow.url,
+        apiKey: "test-key",
+        tenantId: SEED_IDS.tenant_id,
+        fetch: (request) => {
+          onSend();
+          return fetch(request);
+        },
+      });
+    const counting = slowClientCalling(() => polls++);
     await expect(
       waitForRevision(counting, deploymentId, latest, {
         intervalMs: 20,
@@ -151,14 +154,8 @@ describe("deployRevision and waitForRevision against the simulator", () => {
     // A sibling wait at the same interval, stopped after five polls: by then the aborted one would have polled again.
     const siblingStop = new AbortController();
     let siblingPolls = 0;
-    const sibling = createDeploymentsClient({
-      baseUrl: slow.url,
-      apiKey: "test-key",
-      tenantId: SEED_IDS.tenant_id,
-      fetch: (request) => {
-        if (++siblingPolls >= 5) siblingStop.abort();
-        return fetch(request);
-      },
+    const sibling = slowClientCalling(() => {
+      if (++siblingPolls >= 5) siblingStop.abort();
     });
     await waitForRevision(sibling, deploymentId, latest, { intervalMs: 20, signal: siblingStop.signal }).catch(() => undefined);
     expect(siblingPolls).toBeGreaterThanOrEqual(5);
