@@ -88,7 +88,7 @@ const rules = readCodeMap(readFileSync(join(ROOT, "docs", "architecture.md"), "u
 const ruleOf = (file: string): Rule | undefined =>
   rules.filter((r) => (r.folder === "src/" ? dirname(file) === "src" : file.startsWith(r.folder))).sort((a, b) => b.folder.length - a.folder.length)[0];
 
-/** What an import reaches, in the table's words: a folder of src/, "generated", "node:", a package name, or "scripts". */
+/** What an import reaches, in the table's words: a folder of src/, "generated", "node:", a package name, or "tools". */
 function kindOf(fromFile: string, imp: Import): string {
   if (isNodeBuiltin(imp.specifier)) return "node:";
   const target = resolveSource(join(ROOT, fromFile), imp.specifier);
@@ -200,12 +200,12 @@ describe("docs/architecture.md's code map", () => {
     expect(findCycles(graph)).toEqual([]);
   });
 
-  it("catches a core file that imports node: and src/ code that imports scripts/", () => {
+  it("catches a core file that imports node: and src/ code that imports tools/", () => {
     const core = rules.find((r) => r.folder === "src/simulator/core/")!;
     expect(allowed(core, kindOf("src/simulator/core/store.ts", { specifier: "node:fs", typeOnly: false }))).toBe(false);
-    expect(allowed(core, kindOf("src/simulator/core/store.ts", { specifier: "../../../scripts/build.mjs", typeOnly: false }))).toBe(false);
+    expect(allowed(core, kindOf("src/simulator/core/store.ts", { specifier: "../../../tools/build/build.ts", typeOnly: false }))).toBe(false);
     const cli = rules.find((r) => r.folder === "src/cli/")!;
-    expect(allowed(cli, kindOf("src/cli/main.ts", { specifier: "../../scripts/lint.mjs", typeOnly: false }))).toBe(false);
+    expect(allowed(cli, kindOf("src/cli/main.ts", { specifier: "../../tools/check/lint.ts", typeOnly: false }))).toBe(false);
     expect(allowed(cli, kindOf("src/cli/main.ts", { specifier: "node:fs", typeOnly: false }))).toBe(true);
   });
 });

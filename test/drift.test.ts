@@ -18,7 +18,7 @@ async function files(dir: string): Promise<string[]> {
 describe("generated/", () => {
   it("matches a fresh build of openapi/", async () => {
     const out = await mkdtemp(join(tmpdir(), "dms-drift-"));
-    await run(process.execPath, ["scripts/build.mjs", "--force", "--quiet", "--out", out], { cwd: ROOT });
+    await run(process.execPath, ["tools/build/build.ts", "--force", "--quiet", "--out", out], { cwd: ROOT });
     const committed = await files(join(ROOT, "generated"));
     expect(await files(out)).toEqual(committed);
     for (const f of committed) {

@@ -1,4 +1,4 @@
-// The formatter and the linter (Biome, biome.json) over src/, scripts/ and test/: zero findings.
+// The formatter and the linter (Biome, biome.json) over src/, tools/ and test/: zero findings.
 // `npx biome check --write .` fixes most of what this reports.
 import { join } from "node:path";
 import { expect, it } from "vitest";

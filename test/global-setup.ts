@@ -1,5 +1,5 @@
 // Before any suite runs: compiles src/ to dist/ when a source changed since the last compile
-// (scripts/compile-if-stale.mjs, the same step `npm install` runs), marking the bins executable; then
+// (tools/build/compile-if-stale.ts, the same step `npm install` runs), marking the bins executable; then
 // packs that dist/ once (`npm pack --json --ignore-scripts`, so prepack does not compile again) into
 // a temp folder, and provides the tarball's path and npm's entry for it to the tests
 // (test/support/packed.ts). The tests that install the package install this one tarball, so no two
@@ -18,7 +18,7 @@ const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 
 export default function setup({ provide }: TestProject): () => void {
   const root = fileURLToPath(new URL("..", import.meta.url));
-  const result = spawnSync(process.execPath, ["scripts/compile-if-stale.mjs"], { cwd: root, encoding: "utf8" });
+  const result = spawnSync(process.execPath, ["tools/build/compile-if-stale.ts"], { cwd: root, encoding: "utf8" });
   if (result.error) throw result.error;
   if (result.status !== 0 || /tsc reported errors/.test(result.stderr)) console.warn(`compiling src/ reported:\n${result.stdout}${result.stderr}`);
 

@@ -11,7 +11,7 @@ describe("lint", () => {
   it("Redocly and Spectral report zero problems", async () => {
     let stdout: string;
     try {
-      ({ stdout } = await run(process.execPath, ["scripts/lint.mjs", "--json"], { cwd: ROOT }));
+      ({ stdout } = await run(process.execPath, ["tools/check/lint.ts", "--json"], { cwd: ROOT }));
     } catch (error: any) {
       stdout = error.stdout;
     }

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumAvailable, launchChromium } from "../scripts/docs-browser.mjs";
+import { chromiumAvailable, launchChromium } from "./support/docs-browser.js";
 import { type LocalServer, sendJson, startLocalServer } from "./client/local-server.js";
 import { ROOT } from "./support/document.js";
 import { packedTarball } from "./support/packed.js";

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalServer, sendJson, type LocalServer } from "./client/local-server.js";
-import { chromiumAvailable, launchChromium } from "../scripts/docs-browser.mjs";
+import { chromiumAvailable, launchChromium } from "./support/docs-browser.js";
 import { ROOT } from "./support/document.js";
 import { packEntry, packedTarball, type PackEntry } from "./support/packed.js";
 import { PAGES } from "./support/pages.js";

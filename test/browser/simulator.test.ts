@@ -15,7 +15,7 @@ import { gzipSync } from "node:zlib";
 import { build, type BuildFailure, type Message } from "esbuild";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumAvailable, CHROMIUM_PATH, launchChromium } from "../../scripts/docs-browser.mjs";
+import { chromiumAvailable, CHROMIUM_PATH, launchChromium } from "../support/docs-browser.js";
 import { ROOT } from "../support/document.js";
 import { packedTarball } from "../support/packed.js";
 import { npm, run } from "../support/run.js";

@@ -1,4 +1,4 @@
-// scripts/compile-if-stale.mjs, which every command that runs dist/ goes through (npm start, npm run
+// tools/build/compile-if-stale.ts, which every command that runs dist/ goes through (npm start, npm run
 // simulate, npm run dms, npm run bench, npm test's global setup): an output whose source is gone is
 // deleted, so a launcher that names a moved file fails here as it would on a fresh clone.
 import { existsSync } from "node:fs";
@@ -18,20 +18,20 @@ describe("compile-if-stale", () => {
   it("deletes outputs whose source is gone, keeps the ones that have a source", async () => {
     await mkdir(orphanDir, { recursive: true });
     for (const name of ["cli.js", "cli.d.ts"]) await writeFile(join(orphanDir, name), "// compiled from a source that moved\n");
-    await run(process.execPath, ["scripts/compile-if-stale.mjs"], { cwd: ROOT });
+    await run(process.execPath, ["tools/build/compile-if-stale.ts"], { cwd: ROOT });
     expect(existsSync(join(orphanDir, "cli.js"))).toBe(false);
     expect(existsSync(join(orphanDir, "cli.d.ts"))).toBe(false);
     expect(existsSync(join(ROOT, "dist", "simulator", "node", "cli.js"))).toBe(true);
     expect(existsSync(join(ROOT, "dist", ".tsbuildinfo"))).toBe(true);
   });
 
-  it("every launcher in scripts/ runs a file that compiling src/ makes", async () => {
+  it("every launcher in tools/run/ runs a file that compiling src/ makes", async () => {
     const { readFile, readdir } = await import("node:fs/promises");
-    const launchers = (await readdir(join(ROOT, "scripts"))).filter((name) => /^(simulate|mock|dms)\.mjs$/.test(name));
-    expect(launchers.sort()).toEqual(["dms.mjs", "mock.mjs", "simulate.mjs"]);
+    const launchers = await readdir(join(ROOT, "tools", "run"));
+    expect(launchers.sort()).toEqual(["dms.ts", "mock.ts", "simulate.ts"]);
     for (const launcher of launchers) {
-      const text = await readFile(join(ROOT, "scripts", launcher), "utf8");
-      const path = /importCompiled\("(dist\/[\w/.-]+\.js)"\)/.exec(text)?.[1];
+      const text = await readFile(join(ROOT, "tools", "run", launcher), "utf8");
+      const path = /importCompiled(?:<\w+>)?\("(dist\/[\w/.-]+\.js)"\)/.exec(text)?.[1];
       expect(path, `${launcher} runs its compiled file with importCompiled("dist/…")`).toBeDefined();
       const source = path!.replace(/^dist\//, "src/").replace(/\.js$/, ".ts");
       expect(existsSync(join(ROOT, source)), `${launcher} runs ${path}, whose source ${source} must exist`).toBe(true);
@@ -45,13 +45,13 @@ describe("compile-if-stale", () => {
     // A checkout without dist/, sharing this one's node_modules (and so its compile lock).
     const copy = await mkdtemp(join(tmpdir(), "dms-compile-"));
     try {
-      for (const entry of ["src", "scripts", "generated", "tsconfig.json", "tsconfig.build.json", "package.json"]) {
+      for (const entry of ["src", "tools", "generated", "tsconfig.json", "tsconfig.build.json", "package.json"]) {
         await cp(join(ROOT, entry), join(copy, entry), { recursive: true });
       }
       await symlink(join(ROOT, "node_modules"), join(copy, "node_modules"), "dir");
       const once = () =>
         new Promise<{ code: number | null; stderr: string }>((resolve) => {
-          const child = spawn(process.execPath, ["scripts/compile-if-stale.mjs"], { cwd: copy, stdio: ["ignore", "ignore", "pipe"] });
+          const child = spawn(process.execPath, ["tools/build/compile-if-stale.ts"], { cwd: copy, stdio: ["ignore", "ignore", "pipe"] });
           let stderr = "";
           child.stderr.on("data", (chunk) => (stderr += chunk));
           child.on("close", (code) => resolve({ code, stderr }));

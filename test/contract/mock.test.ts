@@ -112,11 +112,11 @@ describe("the mock behind its front (npm start)", () => {
   });
 });
 
-describe("npm start (scripts/mock.mjs)", () => {
+describe("npm start (tools/run/mock.ts)", () => {
   it("serves on PORT within a few seconds, quietly, and exits on SIGTERM", async () => {
     const port = await freePort();
     const started = performance.now();
-    const child = spawn(process.execPath, ["scripts/mock.mjs"], {
+    const child = spawn(process.execPath, ["tools/run/mock.ts"], {
       cwd: ROOT,
       env: { ...process.env, PORT: String(port), LOG_LEVEL: "" },
       stdio: ["ignore", "pipe", "pipe"],

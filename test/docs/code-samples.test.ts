@@ -1,4 +1,4 @@
-// Code samples on every operation of the docs page (x-codeSamples, scripts/code-samples.mjs): each
+// Code samples on every operation of the docs page (x-codeSamples, tools/docs/code-samples.ts): each
 // operation has curl and TypeScript, and `dms` where a command does the same; every TypeScript
 // sample compiles against the package's types (real tsc), every curl sample, run by bash with the
 // real curl against the simulator, answers 2xx, and every TypeScript and dms sample runs there and exits 0. The samples use the document's server URL; the
@@ -9,9 +9,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { transform } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it, test } from "vitest";
-import { exampleIds, withCodeSamples, type CodeSample } from "../../scripts/code-samples.mjs";
-import { chromiumAvailable, launchChromium, openOfflinePage, showOperation } from "../../scripts/docs-browser.mjs";
-import { docsDocument } from "../../scripts/docs-page.mjs";
+import { type CodeSample, exampleIds, withCodeSamples } from "../../tools/docs/code-samples.ts";
+import { chromiumAvailable, launchChromium, openOfflinePage, showOperation } from "../support/docs-browser.js";
+import { docsDocument } from "../../tools/docs/page-document.ts";
 import * as walk from "../../src/shared/walk.js";
 import { startSimulator, type RunningSimulator } from "../../src/simulator/node/index.js";
 import { document, ROOT } from "../support/document.js";

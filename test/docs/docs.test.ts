@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Browser } from "playwright-core";
-import { chromiumAvailable, CHROMIUM_PATH, launchChromium, openOfflinePage, expandTag, showOperation, type OfflinePage } from "../../scripts/docs-browser.mjs";
+import { chromiumAvailable, CHROMIUM_PATH, launchChromium, openOfflinePage, expandTag, showOperation, type OfflinePage } from "../support/docs-browser.js";
 import { document, operations, operationById, deref, ROOT } from "../support/document.js";
 
 const PAGE_HTML = readFileSync(join(ROOT, "generated", "docs", "index.html"), "utf8");

@@ -1,8 +1,8 @@
 // What `npm pack` puts in the tarball test/global-setup.ts packed (npm's entry for it lists the files
 // a dry run lists): the compiled client and simulator, everything under generated/ a user reads or imports, README and
-// LICENSE; none of the sources, tests, scripts or the README's screenshot.
+// LICENSE; none of the sources, tests, tools or the README's screenshot.
 import { beforeAll, describe, expect, test } from "vitest";
-import { factPages, factsFromPack, markedFacts } from "../../scripts/doc-facts.mjs";
+import { factPages, factsFromPack, markedFacts } from "../../tools/docs/doc-facts.ts";
 import { ROOT } from "../support/document.js";
 import { packEntry, type PackEntry } from "../support/packed.js";
 
@@ -22,7 +22,7 @@ const MUST_HAVE = [
   "generated/docs/index.html",
 ];
 
-const MUST_NOT_HAVE = ["test/", "scripts/", "openapi/", "src/", "assets/", ".ci/", "readme-parts/", "node_modules/"];
+const MUST_NOT_HAVE = ["test/", "tools/", "openapi/", "src/", "assets/", ".ci/", "readme-parts/", "node_modules/"];
 
 describe("npm pack --dry-run", () => {
   let packed: PackEntry;
@@ -38,7 +38,7 @@ describe("npm pack --dry-run", () => {
     expect(paths).toEqual(expect.arrayContaining(MUST_HAVE));
   });
 
-  test("leaves out sources, tests, scripts and the README's assets", () => {
+  test("leaves out sources, tests, tools and the README's assets", () => {
     expect(paths.filter((p) => MUST_NOT_HAVE.some((dir) => p.startsWith(dir)))).toEqual([]);
     expect(paths.filter((p) => p.endsWith(".tsbuildinfo") || p.endsWith(".stamps.json"))).toEqual([]);
   });
@@ -56,7 +56,7 @@ describe("npm pack --dry-run", () => {
     console.info(`npm pack: ${packed.size} bytes packed, ${packed.unpackedSize} bytes unpacked, ${packed.entryCount} files`);
   });
 
-  test("the sizes and counts the docs state are the ones measured (node scripts/doc-facts.mjs writes them)", async () => {
+  test("the sizes and counts the docs state are the ones measured (node tools/docs/doc-facts.ts writes them)", async () => {
     const { readFile } = await import("node:fs/promises");
     const facts = factsFromPack(packed);
     const stated = [];

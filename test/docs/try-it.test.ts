@@ -8,8 +8,8 @@ import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { CHROMIUM_PATH, chromiumAvailable, launchChromium, type OfflinePage, openOfflinePage } from "../../scripts/docs-browser.mjs";
-import { tagSlug } from "../../scripts/docs-page.mjs";
+import { CHROMIUM_PATH, chromiumAvailable, launchChromium, type OfflinePage, openOfflinePage } from "../support/docs-browser.js";
+import { tagSlug } from "../../tools/docs/page-document.ts";
 import * as walk from "../../src/shared/walk.js";
 import { deref, document, operationById, operations } from "../support/document.js";
 

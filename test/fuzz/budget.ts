@@ -1,5 +1,5 @@
 // How much the generated tests run, and with which seed. `npm test` runs a fixed budget with a
-// fixed seed (the same cases every time, in seconds); `npm run fuzz` (scripts/fuzz.mjs) sets
+// fixed seed (the same cases every time, in seconds); `npm run fuzz` (tools/check/fuzz.ts) sets
 // FUZZ_SECONDS and/or FUZZ_RUNS to run as long as asked, with a new seed each time unless FUZZ_SEED
 // replays one (FUZZ_PATH, printed beside it on a failure, replays the shrunk case at once).
 import { appendFileSync } from "node:fs";
@@ -55,7 +55,7 @@ export function timeout(normalMs: number, share: number): number {
   return seconds !== undefined ? seconds * 1000 * share + 120_000 : 24 * 3600_000;
 }
 
-/** One line per property run: its name, cases, seed and time; also to FUZZ_REPORT when set (scripts/fuzz.mjs reads it). */
+/** One line per property run: its name, cases, seed and time; also to FUZZ_REPORT when set (tools/check/fuzz.ts reads it). */
 export function report(property: string, cases: number, startedMs: number, extra: Record<string, unknown> = {}): void {
   const line = { property, cases, seed: SEED, seconds: Math.round((Date.now() - startedMs) / 100) / 10, ...extra };
   console.log(`[fuzz] ${JSON.stringify(line)}`);

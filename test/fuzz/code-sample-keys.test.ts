@@ -1,11 +1,11 @@
-// Generated code samples (the docs page's x-codeSamples, scripts/code-samples.mjs, and the "Try it"
+// Generated code samples (the docs page's x-codeSamples, tools/docs/code-samples.ts, and the "Try it"
 // console's client call, src/docs-console/requests.ts) write JSON bodies as object literals. Each is
 // evaluated here: the value it builds must be the body, member for member. Keys are drawn to include
 // `__proto__` (which a plain `__proto__:` or `"__proto__":` turns into the prototype), other
 // Object.prototype names, keys that are not identifiers, and any string.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { literal as pageLiteral } from "../../scripts/code-samples.mjs";
+import { literal as pageLiteral } from "../../tools/docs/code-samples.ts";
 import { asClientCall, literal as consoleLiteral, operationSpecs } from "../../src/docs-console/requests.js";
 import { document } from "../support/document.js";
 import { budget } from "./budget.js";
@@ -34,7 +34,7 @@ const evaluate = (source: string): unknown => new Function(`return (${source});`
 
 describe("a JSON body written as an object literal evaluates to the same body", () => {
   for (const [name, literal] of [
-    ["scripts/code-samples.mjs (the page's samples)", pageLiteral],
+    ["tools/docs/code-samples.ts (the page's samples)", pageLiteral],
     ["src/docs-console (the console's client call)", consoleLiteral],
   ] as const) {
     it(name, () => {

@@ -52,7 +52,7 @@ describe("npm start with added hosts and origins", () => {
     [["--allowed-host"], /--allowed-host/],
     [["--bogus"], /Unknown option '--bogus'/],
   ])("refuses %j with exit code 2 and a message naming the flag", (args, message) => {
-    const run = spawnSync(process.execPath, ["scripts/mock.mjs", ...args], {
+    const run = spawnSync(process.execPath, ["tools/run/mock.ts", ...args], {
       cwd: ROOT,
       encoding: "utf8",
       timeout: 20_000,

@@ -35,10 +35,10 @@ export interface MockProcess {
   stop(): Promise<void>;
 }
 
-/** `npm start -- ...args` as the README runs it (node scripts/mock.mjs), in its own process group. */
+/** `npm start -- ...args` as the README runs it (node tools/run/mock.ts), in its own process group. */
 export async function startMockProcess(args: string[] = [], env: Record<string, string> = {}): Promise<MockProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["scripts/mock.mjs", ...args], {
+  const child = spawn(process.execPath, ["tools/run/mock.ts", ...args], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), LOG_LEVEL: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -6,7 +6,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compareDocuments, type Change } from "../../scripts/api-diff/compare.mjs";
+import { type Change, compareDocuments } from "../../tools/release/compare.ts";
 import * as walk from "../../src/shared/walk.js";
 import { ROOT } from "../support/document.js";
 import { run } from "../support/run.js";
@@ -233,7 +233,7 @@ describe("npm run api:diff (the script)", () => {
     mutate(revision);
     const file = join(dir, `revision-${Math.random().toString(36).slice(2)}.json`);
     await writeFile(file, JSON.stringify(revision));
-    const args = ["scripts/api-diff.mjs", "--revision", file, "--package-version", packageVersion, ...flags];
+    const args = ["tools/release/api-diff.ts", "--revision", file, "--package-version", packageVersion, ...flags];
     try {
       const { stdout } = await run(process.execPath, args, { cwd: ROOT });
       return { code: 0, stdout };
@@ -305,7 +305,7 @@ describe("npm run api:diff (the script)", () => {
 
   it("passes on the repository itself: generated/openapi.json against the latest release", async () => {
     try {
-      await run(process.execPath, ["scripts/api-diff.mjs"], { cwd: ROOT });
+      await run(process.execPath, ["tools/release/api-diff.ts"], { cwd: ROOT });
     } catch (error: any) {
       expect.fail(`npm run api:diff fails:\n${error.stdout}`);
     }

@@ -30,7 +30,7 @@ describe("CHANGELOG.md", () => {
     const end = text.indexOf("<!-- /api:diff -->");
     expect(start, "the entry has no <!-- api:diff --> ... <!-- /api:diff --> markers").toBeGreaterThanOrEqual(0);
     const listed = text.slice(start + "<!-- api:diff -->".length, end).trim();
-    const { stdout } = await run(process.execPath, ["scripts/api-diff.mjs", "--format", "markdown"], { cwd: ROOT }).catch((error) => error);
+    const { stdout } = await run(process.execPath, ["tools/release/api-diff.ts", "--format", "markdown"], { cwd: ROOT }).catch((error) => error);
     expect(listed, "CHANGELOG.md is behind the document: run npm run api:diff -- --write-changelog").toBe(String(stdout).trim());
   });
 });

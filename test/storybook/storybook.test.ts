@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM_PATH, chromiumAvailable, launchChromium } from "../../scripts/docs-browser.mjs";
+import { CHROMIUM_PATH, chromiumAvailable, launchChromium } from "../support/docs-browser.js";
 import { ROOT } from "../support/document.js";
 import { run } from "../support/run.js";
 import { typeCheck } from "../support/tsc.js";

@@ -1,5 +1,5 @@
 // The bundled document and helpers to walk it, for tests that derive their cases from it. The
-// walking itself is src/shared/walk.ts, the one module src/, scripts/ and tests share.
+// walking itself is src/shared/walk.ts, the one module src/, tools/ and tests share.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { deref as derefIn, listOperations } from "../../src/shared/walk.js";

@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import type { Browser } from "playwright-core";
 import { createServer, preview, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { CHROMIUM_PATH, chromiumAvailable, launchChromium } from "../../scripts/docs-browser.mjs";
+import { CHROMIUM_PATH, chromiumAvailable, launchChromium } from "../support/docs-browser.js";
 import type { SimulatorPlugin, simulatorPlugin as SimulatorPluginFn } from "../../src/vite/index.js";
 import { SEED_IDS } from "../../src/simulator/core/seed.js";
 import { ROOT } from "../support/document.js";
