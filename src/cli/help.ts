@@ -1,6 +1,7 @@
 // The help texts, built from the command specs (src/cli/specs.ts): the same flag tables the parser
-// reads. This module, specs.ts and flags.ts are all that `dms --help` loads.
-import { commandHelp, flagLines } from "./flags.js";
+// reads. This module, specs.ts, flags.ts and the flag tables they read are all that `dms --help` loads.
+import { flagLines } from "../shared/flag-table.js";
+import { commandHelp } from "./flags.js";
 import { COMMANDS, CONNECTION, EXAMPLE_IDS, OUTPUT_NOTE } from "./specs.js";
 
 const connection = [CONNECTION.title, ...flagLines(CONNECTION.flags, 32)].join("\n");

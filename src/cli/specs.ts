@@ -1,6 +1,8 @@
 // Every dms command as data: its arguments, its flag table, its example and its exit codes. The
 // parser, `--help` and docs/cli.md read these (test/cli/docs.test.ts keeps the page in step).
-// Data only, imported by `dms --help`: nothing here loads the client or the simulator.
+// Data only, imported by `dms --help`: nothing here loads the client or the simulator (only the
+// simulator's flag table, which is data).
+import { SIMULATOR_FLAGS } from "../simulator/node/flags.js";
 import type { CommandSpec, FlagGroup } from "./flags.js";
 
 /**
@@ -74,26 +76,6 @@ export const DEPLOYMENTS_FLAGS = {
 export const REVISIONS_FLAGS = {
   status: { type: "string", placeholder: "LIST", description: "only revisions in these states (any case), comma-separated, such as DEPLOYED,BUILD_FAILED" },
   ...LIST_OUTPUT_FLAGS,
-} as const;
-
-/** The simulator's flags, parsed by its own command line (dms-simulator); here for the help and the docs. */
-export const SIMULATE_FLAGS = {
-  port: { type: "string", placeholder: "N", description: "the port; 0 picks a free one", default: "4011", env: "PORT" },
-  host: { type: "string", placeholder: "HOST", description: "the address to listen on", default: "127.0.0.1" },
-  state: { type: "string", placeholder: "FILE", description: "keep the state in FILE across restarts", env: "SIMULATOR_STATE" },
-  "import-state": { type: "string", placeholder: "FILE", description: "import this 1.0 state file into the new --state file" },
-  "step-seconds": { type: "string", placeholder: "S", description: "seconds per revision state", default: "2", env: "SIMULATOR_STEP_SECONDS" },
-  "seed-deployments": { type: "string", placeholder: "N", description: "deployments in the seed", default: "30", env: "SIMULATOR_SEED_DEPLOYMENTS" },
-  "allowed-host": { type: "string", multiple: true, placeholder: "NAME", description: "another Host name to answer besides the loopback ones" },
-  "cors-origin": { type: "string", multiple: true, placeholder: "ORIGIN", description: "another browser origin allowed besides loopback ones" },
-  latency: { type: "string", placeholder: "MS|MIN-MAX", description: "wait before each API answer: 200, or a range such as 100-800" },
-  fail: {
-    type: "string",
-    multiple: true,
-    placeholder: "OPERATION:FAULT[:COUNT]",
-    description: "fail the next COUNT (default 1) requests of OPERATION (an operationId, or *) with 429, 500, 503 or drop",
-  },
-  quiet: { type: "boolean", description: "no request log" },
 } as const;
 
 const REVISION_EXIT_CODES = [
@@ -193,7 +175,8 @@ export const SIMULATE = {
   positionals: [],
   description: `Runs the stateful simulator of the service on your machine, as dms-simulator does, until Ctrl+C or
 SIGTERM. Its first line on stdout is its URL.`,
-  groups: [{ flags: SIMULATE_FLAGS }],
+  // The simulator's own table: `dms simulate` passes every flag to dms-simulator unchanged.
+  groups: [{ flags: SIMULATOR_FLAGS }],
   notes: `Every flag goes to dms-simulator unchanged.
 Environment: SIMULATOR_API_KEYS, comma-separated keys to accept (by default any key).`,
   example: [

@@ -1,7 +1,8 @@
 // Reading the command line: util.parseArgs in strict mode, with its errors turned into usage
 // errors that name the flag, and the value parsers shared by the commands.
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { type CommandSpec, type FlagTable, type ParseOptions, parseOptions } from "./flags.js";
+import { type FlagTable, type ParseOptions, parseOptions } from "../shared/flag-table.js";
+import type { CommandSpec } from "./flags.js";
 import { terminalSafe } from "./terminal-text.js";
 
 /** A bad command line or configuration: reported with exit code 2, before anything is sent. */

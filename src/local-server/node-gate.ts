@@ -1,5 +1,6 @@
-// The node:http half of the gate (gate.ts is the pure half): what the simulator's node adapter and
-// the mock's front do with a request before its body is read, and how both send an answer.
+// The node:http half of the gate (gate.ts is the pure half): what every Node server of this package
+// (the simulator's adapter, the Vite plugin's paths, the mock's front, dms mcp --port) does with a
+// request before its body is read, how it reads the body, and how it sends an answer.
 // - Host: only the server's own names (loopback, --allowed-host, the address it listens on unless a
 //   wildcard), so a DNS-rebinding page gets a 403 and nothing else, CORS headers included;
 // - CORS: a preflight answered 204 here; every other answer carries corsHeaders;
@@ -30,9 +31,10 @@ export interface GateOptions {
   flagHints?: boolean;
 }
 
-/** A request the gate let through: its path, method and the CORS headers every answer to it carries. */
+/** A request the gate let through: its method, target (path and query), path, and the CORS headers every answer to it carries. */
 export interface Admitted {
   method: string;
+  target: string;
   path: string;
   cors: Record<string, string>;
 }
@@ -45,11 +47,15 @@ export interface NodeGate {
   /**
    * Runs the checks before the body. Answers the request itself (403, 204 preflight, 400, 413) and
    * returns undefined, or returns what the server needs to go on; with `expectsContinue` (the
-   * `checkContinue` event) it gives the go-ahead only then.
+   * `checkContinue` event) it gives the go-ahead only then. `target` is the request target the
+   * server routes, when it is not `req.url` (a server mounted under a prefix).
    */
-  admit(req: IncomingMessage, res: ServerResponse, expectsContinue?: boolean): Admitted | undefined;
-  /** Reads the body within the bound; past it, answers 413 (and closes the connection) and returns `{ ok: false }`. */
-  readBody(req: IncomingMessage, res: ServerResponse, admitted: Admitted): Promise<BodyBytes>;
+  admit(req: IncomingMessage, res: ServerResponse, expectsContinue?: boolean, target?: string): Admitted | undefined;
+  /**
+   * Reads the body within the bound (or `limit`, when lower); past it, answers 413 (and closes the
+   * connection) and returns `{ ok: false }`.
+   */
+  readBody(req: IncomingMessage, res: ServerResponse, admitted: Admitted, limit?: number): Promise<BodyBytes>;
   /** Whether the request announces a body (Content-Length or Transfer-Encoding). */
   hasBody(req: IncomingMessage): boolean;
 }
@@ -66,9 +72,8 @@ export function createNodeGate(options: GateOptions): NodeGate {
   return {
     policy,
     bounds,
-    admit(req, res, expectsContinue = false) {
+    admit(req, res, expectsContinue = false, target = req.url ?? "/") {
       const method = req.method ?? "GET";
-      const target = req.url ?? "/";
       const q = target.indexOf("?");
       const path = q < 0 ? target : target.slice(0, q);
       // A foreign Host gets nothing else, CORS headers included.
@@ -102,12 +107,12 @@ export function createNodeGate(options: GateOptions): NodeGate {
         return undefined;
       }
       if (expectsContinue) res.writeContinue();
-      return { method, path, cors };
+      return { method, target, path, cors };
     },
-    async readBody(req, res, admitted) {
-      const read = await readBodyWithin(req, bounds.maxBodyBytes);
+    async readBody(req, res, admitted, limit = bounds.maxBodyBytes) {
+      const read = await readBodyWithin(req, Math.min(limit, bounds.maxBodyBytes));
       if (read.ok) return read;
-      sendThenClose(req, res, problemDetails("content-too-large", tooLargeDetail(bounds.maxBodyBytes), admitted.path), admitted.cors);
+      sendThenClose(req, res, problemDetails("content-too-large", tooLargeDetail(read.limit), admitted.path), admitted.cors);
       return { ok: false };
     },
     hasBody(req) {

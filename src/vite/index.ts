@@ -12,13 +12,13 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { mkdir } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { Plugin, PreviewServer, ViteDevServer } from "vite";
-import { declaresTooLarge, readBodyWithin, tooLargeDetail } from "../local-server/body.js";
-import { REQUEST_BOUNDS } from "../local-server/bounds.js";
-import { isAllowedOrigin } from "../local-server/policy.js";
-import { headerValueProblem } from "../shared/header-value.js";
-import type { SimRequest } from "../simulator/core/router.js";
-import { problem, replyBody, type Reply } from "../simulator/core/reply.js";
-import { createSimulator, type Simulator, type SimulatorFault, type SimulatorLatency } from "../simulator/core/simulator.js";
+import { createNodeGate, type NodeGate } from "../local-server/node-gate.js";
+import { checkSimulatorOptions, type SimulatorFault, type SimulatorLatency } from "../simulator/core/options.js";
+import type { Router } from "../simulator/core/router.js";
+import { problem } from "../simulator/core/reply.js";
+import { createSimulator, type Simulator } from "../simulator/core/simulator.js";
+import { serveSimulatorRequest } from "../simulator/node/serve.js";
+import { vitePolicy } from "./gate-policy.js";
 
 export interface SimulatorPluginOptions {
   /** The path the simulator is served under, such as `/dms` (the default): `/dms/v2/deployments` is the simulator's `/v2/deployments`. */
@@ -67,7 +67,8 @@ const registry: Map<string, Entry> = globals[REGISTRY_KEY] ?? new Map<string, En
 globals[REGISTRY_KEY] = registry;
 
 const NAME = "deployment-management-api:simulator";
-const decoder = new TextDecoder();
+// The simulator's answers are state that changes: a browser must not answer a later GET from its cache.
+const NO_STORE = { "cache-control": "no-store" };
 
 /**
  * A Vite plugin that answers every request under `prefix` (default `/dms`) from the stateful
@@ -77,32 +78,12 @@ const decoder = new TextDecoder();
 export function simulatorPlugin(options: SimulatorPluginOptions = {}): SimulatorPlugin {
   if (options === null || typeof options !== "object") throw new TypeError("simulatorPlugin: options must be an object.");
   const prefix = checkPrefix(options.prefix);
-  const stepSeconds = checkNumber("stepSeconds", options.stepSeconds);
-  const seedDeployments = checkNumber("seedDeployments", options.seedDeployments);
+  // The simulator's own options, by its own rules, checked now so a bad value stops the config from loading.
+  const { stepSeconds, seedDeployments } = checkSimulatorOptions(options, "simulatorPlugin");
   if (options.state !== undefined && (typeof options.state !== "string" || options.state.trim() === "")) {
     throw new TypeError("simulatorPlugin: state must be a file path (a non-empty string).");
   }
   const apiKeys = options.apiKeys;
-  if (apiKeys !== undefined && (!Array.isArray(apiKeys) || apiKeys.some((k) => typeof k !== "string" || k === ""))) {
-    throw new TypeError("simulatorPlugin: apiKeys must be an array of non-empty strings.");
-  }
-  apiKeys?.forEach((key, i) => {
-    // A key no client can send as X-Api-Key (a line break, a character above U+00FF) would never match.
-    const problem = headerValueProblem(key);
-    if (problem) throw new TypeError(`simulatorPlugin: apiKeys[${i}] cannot be sent as an X-Api-Key header: ${problem} (the key is not shown)`);
-  });
-  if (options.latency !== undefined || options.faults !== undefined) {
-    // Checked now, by the simulator's own rules, so a bad value stops the config from loading.
-    try {
-      createSimulator({
-        seedDeployments: 0,
-        ...(options.latency !== undefined ? { latency: options.latency } : {}),
-        ...(options.faults !== undefined ? { faults: options.faults } : {}),
-      });
-    } catch (error) {
-      throw new TypeError(`simulatorPlugin: ${(error as Error).message.replace(/^createSimulator: /, "")}`);
-    }
-  }
   const defaultApiKey = options.defaultApiKey;
   if (defaultApiKey !== undefined && (typeof defaultApiKey !== "string" || defaultApiKey === "" || /[^\x21-\x7e]/.test(defaultApiKey))) {
     throw new TypeError("simulatorPlugin: defaultApiKey must be a non-empty string of visible ASCII characters.");
@@ -153,17 +134,30 @@ export function simulatorPlugin(options: SimulatorPluginOptions = {}): Simulator
     await (await found.simulator.catch(() => undefined))?.close();
   }
 
-  function middleware(server: ViteDevServer | PreviewServer) {
+  /** The simulator's handler, started on first use; a simulator that cannot start answers 500 and Vite's log says why. */
+  function handlerFor(server: ViteDevServer | PreviewServer): Router {
+    return (request) =>
+      simulator().then(
+        (sim) => sim.handle(request),
+        (error: unknown) => {
+          server.config.logger.error(`[${NAME}] ${(error as Error)?.stack ?? String(error)}`);
+          // The reason (a state file's path, say) goes to Vite's log, not into the answer.
+          return problem("internal", "The simulator failed to start; the dev server's log says why.", pathOf(request.target));
+        },
+      );
+  }
+
+  function middleware(server: ViteDevServer | PreviewServer, kind: "dev" | "preview") {
+    const handle = handlerFor(server);
+    const logError = (error: unknown) => server.config.logger.error(`[${NAME}] ${(error as Error)?.stack ?? String(error)}`);
+    const missingHeader = (name: string) => (name === "x-api-key" ? (defaultApiKey ?? null) : null);
+    // Made on the first request: by then the server listens and its URLs (names, origins) are known.
+    let gate: NodeGate | undefined;
     return (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => {
-      const url = req.url ?? "/";
-      const target = underPrefix(url, prefix);
+      const target = underPrefix(req.url ?? "/", prefix);
       if (target === undefined) return next();
-      serve(req, res, target, simulator, defaultApiKey).catch((error: unknown) => {
-        server.config.logger.error(`[${NAME}] ${(error as Error)?.stack ?? String(error)}`);
-        if (res.headersSent) res.destroy();
-        // The reason (a state file's path, say) goes to Vite's log, not into the answer.
-        else send(res, problem("internal", "The simulator failed to start; the dev server's log says why.", pathOf(url)));
-      });
+      gate ??= createNodeGate({ policy: vitePolicy(server, kind), serverName: "simulator", flagHints: false });
+      serveSimulatorRequest(req, res, { gate, handle, target, missingHeader, replyHeaders: NO_STORE, logError });
     };
   }
 
@@ -176,11 +170,11 @@ export function simulatorPlugin(options: SimulatorPluginOptions = {}): Simulator
     async configureServer(server) {
       // Started with the server, so a state file that cannot be used stops `vite dev` with its reason.
       await simulator();
-      server.middlewares.use(middleware(server));
+      server.middlewares.use(middleware(server, "dev"));
     },
     async configurePreviewServer(server) {
       await simulator();
-      server.middlewares.use(middleware(server));
+      server.middlewares.use(middleware(server, "preview"));
     },
   };
 }
@@ -195,80 +189,6 @@ function underPrefix(url: string, prefix: string): string | undefined {
   return undefined;
 }
 
-async function serve(
-  req: IncomingMessage,
-  res: ServerResponse,
-  target: string,
-  simulator: () => Promise<Simulator>,
-  defaultApiKey: string | undefined,
-): Promise<void> {
-  const path = pathOf(target);
-  const method = req.method ?? "GET";
-  // Vite has checked the Host header and answered CORS preflights; what it does not stop is a page
-  // on another site sending a form or text/plain POST here, which browsers send without asking.
-  if (isCrossSiteWrite(req)) {
-    return send(res, problem("forbidden", `Requests that change state are not accepted from pages on ${req.headers.origin ?? "another site"}.`, path));
-  }
-  if (declaresTooLarge(req.headers["content-length"], REQUEST_BOUNDS.maxBodyBytes)) {
-    return send(res, { ...problem("content-too-large", tooLargeDetail(REQUEST_BOUNDS.maxBodyBytes), path), headers: { connection: "close" } });
-  }
-  const sim = await simulator();
-  let tooLarge = false;
-  const request: SimRequest = {
-    method,
-    target,
-    header: (name) => {
-      const value = req.headers[name];
-      if (value === undefined) return name === "x-api-key" && defaultApiKey !== undefined ? defaultApiKey : null;
-      return Array.isArray(value) ? value.join(",") : value;
-    },
-    text: async (limit) => {
-      const read = await readBodyWithin(req, limit);
-      if (read.ok) return decoder.decode(read.bytes);
-      tooLarge = true;
-      return null;
-    },
-  };
-  let reply: Reply;
-  try {
-    reply = await sim.handle(request);
-  } catch {
-    reply = problem("internal", "The simulator failed to handle the request.", path);
-  }
-  // A dropped connection asked for as a fault: no answer at all, as a network error looks to the page.
-  if ((reply as { drop?: boolean }).drop) {
-    res.destroy();
-    return;
-  }
-  send(res, tooLarge ? { ...reply, headers: { ...reply.headers, connection: "close" } } : reply, method);
-}
-
-/** A state-changing request from a page whose origin is neither this server's nor a loopback one. */
-function isCrossSiteWrite(req: IncomingMessage): boolean {
-  const method = (req.method ?? "GET").toUpperCase();
-  if (method === "GET" || method === "HEAD" || method === "OPTIONS") return false;
-  const origin = req.headers.origin;
-  if (typeof origin === "string" && origin !== "") {
-    if (isAllowedOrigin(origin)) return false;
-    try {
-      return new URL(origin).host !== req.headers.host;
-    } catch {
-      return true;
-    }
-  }
-  return req.headers["sec-fetch-site"] === "cross-site";
-}
-
-function send(res: ServerResponse, reply: Reply, method = "GET"): void {
-  const body = replyBody(reply);
-  const headers: Record<string, string | number> = { "cache-control": "no-store" };
-  headers["content-length"] = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
-  if (body.length > 0) headers["content-type"] = reply.contentType ?? "application/json";
-  if (reply.headers) Object.assign(headers, reply.headers);
-  res.writeHead(reply.status, headers);
-  res.end(method === "HEAD" ? undefined : body);
-}
-
 function pathOf(target: string): string {
   const q = target.indexOf("?");
   return q < 0 ? target : target.slice(0, q);
@@ -280,12 +200,4 @@ function checkPrefix(value: unknown): string {
     throw new TypeError(`simulatorPlugin: prefix must be a path such as "/dms" (starting with "/", not "/" alone, no query), not ${JSON.stringify(value)}.`);
   }
   return value.replace(/\/$/, "");
-}
-
-function checkNumber(name: string, value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-    throw new TypeError(`simulatorPlugin: ${name} must be a finite number >= 0, not ${String(value)}.`);
-  }
-  return value;
 }

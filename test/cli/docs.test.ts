@@ -9,8 +9,10 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { commandFlags, flagsMarkdown, parseOptions } from "../../src/cli/flags.js";
+import { commandFlags } from "../../src/cli/flags.js";
+import { flagsMarkdown, parseOptions } from "../../src/shared/flag-table.js";
 import { COMMANDS } from "../../src/cli/specs.js";
+import { SIMULATOR_FLAGS } from "../../src/simulator/node/flags.js";
 import { ROOT } from "../support/document.js";
 import { cleanEnv, DMS } from "./support.js";
 
@@ -35,7 +37,10 @@ describe("docs/cli.md", () => {
     expect(shown).toBe(flagsMarkdown(commandFlags(spec)));
   });
 
-  it("the dms simulate table names exactly the flags the simulator's own command line takes", async () => {
+  it("the dms simulate table is the simulator's own: the one its parser and its usage read", async () => {
+    expect(COMMANDS.simulate.groups[0].flags).toBe(SIMULATOR_FLAGS);
+    const shown = /<!-- flags:simulate -->\n([\s\S]*?)\n<!-- \/flags -->/.exec(page)?.[1];
+    expect(shown).toBe(flagsMarkdown(SIMULATOR_FLAGS));
     // The simulator's parser (dms-simulator) prints its usage with a usage error.
     const { stderr } = await new Promise<{ stderr: string }>((resolve) =>
       execFile(process.execPath, [DMS, "simulate", "--no-such-flag"], { env: cleanEnv() }, (_error, _out, err) => resolve({ stderr: err })),
@@ -43,7 +48,7 @@ describe("docs/cli.md", () => {
     const usage = stderr.slice(stderr.indexOf("Usage: dms-simulator"));
     const accepted = [...usage.matchAll(/--([a-z-]+)/g)].map((m) => m[1]).sort();
     expect(accepted.length).toBeGreaterThan(5);
-    expect(Object.keys(COMMANDS.simulate.groups[0].flags).sort()).toEqual(accepted);
+    expect(Object.keys(SIMULATOR_FLAGS).sort()).toEqual(accepted);
   });
 
   it("every dms command line in its shell samples parses with the command's flag table", () => {

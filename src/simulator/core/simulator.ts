@@ -8,7 +8,8 @@ import { openApiDocument } from "./document.js";
 import { fetchOver, type FetchLike } from "./fetch.js";
 import { createRouter, type Router } from "./router.js";
 import type { FailureStatus, State } from "./model.js";
-import { type FaultKind, type FaultRule, Faults, type Latency, MAX_PENDING_FAULTS } from "./faults.js";
+import { Faults } from "./faults.js";
+import { checkSimulatorOptions, latencyBody, ruleBody, type SimulatorFault, type SimulatorLatency } from "./options.js";
 import { JsonCache } from "./json-cache.js";
 import type { Reply } from "./reply.js";
 import { operationAnswers } from "./operations.js";
@@ -36,20 +37,7 @@ export interface CreateSimulatorOptions {
   faults?: readonly SimulatorFault[];
 }
 
-/** A latency in milliseconds (0 to 60,000): fixed, or drawn evenly from `minMs` to `maxMs` for each request. */
-export type SimulatorLatency = number | { minMs: number; maxMs: number };
-
-/** The next `count` requests of `operation` fail with `fault`. */
-export interface SimulatorFault {
-  /** An operationId of the document (`getDeployment`), or "*" for every operation; default "*". */
-  operation?: string;
-  /** How many of the next requests fail (1 to 10,000); default 1. */
-  count?: number;
-  /** 429 (with Retry-After), 500 or 503 as problem+json, or "drop": the connection is dropped (in-process, fetch rejects with a TypeError, like a network error). */
-  fault: FaultKind;
-  /** The Retry-After of a 429 or 503, in seconds; default 1. */
-  retryAfterSeconds?: number;
-}
+export type { SimulatorFault, SimulatorLatency } from "./options.js";
 
 export interface Simulator {
   /** Answers a request in-process, like the global fetch answers one over the network. */
@@ -89,14 +77,11 @@ export class SimulatorControlError extends Error {
 }
 
 export function createSimulator(options: CreateSimulatorOptions = {}): Simulator {
-  const stepSeconds = nonNegative("stepSeconds", options.stepSeconds, 2);
-  const seedCount = Math.floor(nonNegative("seedDeployments", options.seedDeployments, DEFAULT_SEED_DEPLOYMENTS));
+  const checked = checkSimulatorOptions(options);
+  const stepSeconds = checked.stepSeconds ?? 2;
+  const seedCount = Math.floor(checked.seedDeployments ?? DEFAULT_SEED_DEPLOYMENTS);
   const clock = options.now ?? (() => Date.now());
-  if (typeof clock !== "function") throw new TypeError("createSimulator: now must be a function returning milliseconds.");
   const apiKeys = options.apiKeys;
-  if (apiKeys !== undefined && (!Array.isArray(apiKeys) || apiKeys.some((k) => typeof k !== "string" || k === ""))) {
-    throw new TypeError("createSimulator: apiKeys must be an array of non-empty strings.");
-  }
   const persistence = options.persistence;
 
   const seed = (): State => seedState(seedCount, clock());
@@ -105,14 +90,12 @@ export function createSimulator(options: CreateSimulatorOptions = {}): Simulator
   const render = new JsonCache(store);
   const operations = describeOperations(openApiDocument);
   const faults = new Faults(new Set(operations.map((o) => o.operationId)));
+  // A reset takes latency and faults back to the options (a rule is copied as it is added).
   const resetFaults = () => {
     faults.clear();
-    faults.setLatency(optionLatency(faults, options.latency));
-    for (const [i, fault] of (options.faults ?? []).entries()) faults.add(optionRule(faults, fault, `faults[${i}]`));
+    faults.setLatency(checked.latency);
+    for (const rule of checked.faults) faults.add(rule);
   };
-  if (options.faults !== undefined && (!Array.isArray(options.faults) || options.faults.length > MAX_PENDING_FAULTS)) {
-    throw new TypeError(`createSimulator: faults must be an array of at most ${MAX_PENDING_FAULTS} faults.`);
-  }
   resetFaults();
   const control = controlActions({ store, writer, seed, stepSeconds, seedIds: SEED_IDS, faults, resetFaults });
   const handle = createRouter({
@@ -169,44 +152,4 @@ export function createSimulator(options: CreateSimulatorOptions = {}): Simulator
       await persistence?.close();
     },
   };
-}
-
-function nonNegative(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-    throw new TypeError(`createSimulator: ${name} must be a finite number >= 0, not ${String(value)}.`);
-  }
-  return value;
-}
-
-/** The control API's JSON for a latency option. */
-function latencyBody(latency: SimulatorLatency): unknown {
-  if (typeof latency === "object" && latency !== null) return { min_ms: latency.minMs, max_ms: latency.maxMs };
-  return { ms: latency };
-}
-
-/** The control API's JSON for a fault option. */
-function ruleBody(fault: SimulatorFault): unknown {
-  if (typeof fault !== "object" || fault === null) return fault;
-  const { retryAfterSeconds, ...rest } = fault;
-  return retryAfterSeconds === undefined ? rest : { ...rest, retry_after_seconds: retryAfterSeconds };
-}
-
-function optionLatency(faults: Faults, latency: SimulatorLatency | undefined): Latency {
-  if (latency === undefined) return { ms: 0 };
-  const checked = faults.checkLatency(latencyBody(latency));
-  if ("errors" in checked) throw new TypeError(`createSimulator: latency ${optionErrors(checked.errors)}.`);
-  return checked.latency;
-}
-
-function optionRule(faults: Faults, fault: SimulatorFault, where: string): FaultRule {
-  const checked = faults.checkRule(ruleBody(fault));
-  if ("errors" in checked) throw new TypeError(`createSimulator: ${where} ${optionErrors(checked.errors)}.`);
-  return checked.rule;
-}
-
-/** Field errors of a control body as option names: /min_ms -> minMs. */
-function optionErrors(errors: { pointer?: string; detail: string }[]): string {
-  const name = (pointer = "") => pointer.slice(1).replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-  return errors.map((e) => `${name(e.pointer)} ${e.detail}`.trim()).join("; ");
 }

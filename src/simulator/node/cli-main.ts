@@ -1,22 +1,23 @@
-// The simulator's command line (the dms-simulator bin, and `dms simulate`): flags and environment
-// to startSimulator, the URL as the only line on stdout, every other message on stderr, and a clean
-// stop on SIGINT or SIGTERM.
-//   dms-simulator [--port N] [--host H] [--state FILE [--import-state FILE_1_0]] [--step-seconds S] [--seed-deployments N]
-//                 [--allowed-host NAME]... [--cors-origin ORIGIN]... [--latency MS|MIN-MAX] [--fail OPERATION:FAULT[:COUNT]]... [--quiet]
+// The simulator's command line (the dms-simulator bin, and `dms simulate`): flags (read from the one
+// table, flags.ts) and environment to startSimulator, the URL as the only line on stdout, every
+// other message on stderr, and a clean stop on SIGINT or SIGTERM. An option startSimulator refuses
+// is told as a usage error naming the flag or variable it came from.
 // Environment: PORT, SIMULATOR_STATE, SIMULATOR_STEP_SECONDS, SIMULATOR_SEED_DEPLOYMENTS, SIMULATOR_API_KEYS (comma-separated).
 import { parseArgs } from "node:util";
 import { parseAllowedHost, parseCorsOrigin } from "../../local-server/policy.js";
+import { flagLines, flagsSynopsis, parseOptions } from "../../shared/flag-table.js";
+import { SimulatorOptionError } from "../core/options.js";
 import type { SimulatorFault, SimulatorLatency } from "../core/simulator.js";
-import { checkApiKeys, startSimulator } from "./start.js";
+import { SIMULATOR_FLAGS } from "./flags.js";
+import { startSimulator } from "./start.js";
 
 /** A flag or environment value the simulator cannot use; the message names it. */
 export class SimulatorUsageError extends Error {
   override readonly name = "SimulatorUsageError";
 }
 
-const USAGE =
-  "Usage: dms-simulator [--port N] [--host H] [--state FILE [--import-state FILE_1_0]] [--step-seconds S] [--seed-deployments N] " +
-  "[--allowed-host NAME]... [--cors-origin ORIGIN]... [--latency MS|MIN-MAX] [--fail OPERATION:FAULT[:COUNT]]... [--quiet]";
+const USAGE = `Usage: dms-simulator ${flagsSynopsis(SIMULATOR_FLAGS)}`;
+const HELP = `${USAGE}\n\n${flagLines(SIMULATOR_FLAGS, 36).join("\n")}\n\nEnvironment: SIMULATOR_API_KEYS, comma-separated keys to accept (by default any key).`;
 
 /** --latency 200 (fixed) or --latency 100-800 (a range), in milliseconds. */
 function latencyFlag(raw: string | undefined): SimulatorLatency | undefined {
@@ -57,7 +58,7 @@ function each(flag: string, values: string[] | undefined, parse: (value: string)
 export async function runSimulatorCli(args: string[]): Promise<void> {
   const { values } = parseFlags(args);
   if (values.help) {
-    console.log(USAGE);
+    console.log(HELP);
     return;
   }
   const env = process.env;
@@ -67,11 +68,6 @@ export async function runSimulatorCli(args: string[]): Promise<void> {
   const apiKeys = env.SIMULATOR_API_KEYS?.split(",")
     .map((key) => key.trim())
     .filter(Boolean);
-  try {
-    checkApiKeys("SIMULATOR_API_KEYS", apiKeys);
-  } catch (error) {
-    throw new SimulatorUsageError((error as Error).message.replace(/^SIMULATOR_API_KEYS\[(\d+)\]/, (_, i) => `SIMULATOR_API_KEYS (key ${Number(i) + 1})`));
-  }
   const stepSeconds = number("--step-seconds", values["step-seconds"]);
   const seedDeployments = number("--seed-deployments", values["seed-deployments"] ?? env.SIMULATOR_SEED_DEPLOYMENTS);
   const latency = latencyFlag(values.latency);
@@ -81,7 +77,7 @@ export async function runSimulatorCli(args: string[]): Promise<void> {
     ...(faults.length > 0 ? { faults } : {}),
     port: number("--port", values.port) ?? number("PORT", env.PORT) ?? 4011,
     host: values.host ?? "127.0.0.1",
-    quiet: values.quiet,
+    quiet: values.quiet === true,
     allowedHosts: each("--allowed-host", values["allowed-host"], parseAllowedHost),
     corsOrigins: each("--cors-origin", values["cors-origin"], parseCorsOrigin),
     ...(stateFile ? { stateFile } : {}),
@@ -90,10 +86,7 @@ export async function runSimulatorCli(args: string[]): Promise<void> {
     ...(stepSeconds !== undefined ? { stepSeconds } : {}),
     ...(seedDeployments !== undefined ? { seedDeployments } : {}),
   }).catch((error: unknown) => {
-    // A latency or fault out of range (createSimulator names the field): a usage error naming the flag.
-    const m = error instanceof TypeError ? /^createSimulator: (latency|faults\[(\d+)\])(.*)$/.exec(error.message) : null;
-    if (!m) throw error;
-    throw new SimulatorUsageError(m[1] === "latency" ? `--latency:${m[3]}` : `--fail ${values.fail?.[Number(m[2])]}:${m[3]}`);
+    throw error instanceof SimulatorOptionError ? new SimulatorUsageError(usageMessage(error, values.fail)) : error;
   });
   console.log(simulator.url);
   if (!values.quiet) console.error(`Deployment Management Service simulator listening at ${simulator.url} (Ctrl+C stops it)`);
@@ -107,25 +100,18 @@ export async function runSimulatorCli(args: string[]): Promise<void> {
   process.once("SIGTERM", stop);
 }
 
+/** An option startSimulator refused, said of the flag or variable it came from (--latency, --fail X, SIMULATOR_API_KEYS). */
+function usageMessage(error: SimulatorOptionError, failValues: readonly string[] | undefined): string {
+  const index = error.index ?? 0;
+  if (error.option === "latency") return `--latency: ${error.reason}`;
+  if (error.option.startsWith("faults[")) return `--fail ${failValues?.[index]}: ${error.reason}`;
+  if (error.option.startsWith("apiKeys[")) return `SIMULATOR_API_KEYS (key ${index + 1}) ${error.reason}`;
+  return error.message;
+}
+
 function parseFlags(args: string[]) {
   try {
-    return parseArgs({
-      args,
-      options: {
-        port: { type: "string" },
-        host: { type: "string" },
-        state: { type: "string" },
-        "import-state": { type: "string" },
-        "step-seconds": { type: "string" },
-        "seed-deployments": { type: "string" },
-        "allowed-host": { type: "string", multiple: true },
-        "cors-origin": { type: "string", multiple: true },
-        latency: { type: "string" },
-        fail: { type: "string", multiple: true },
-        quiet: { type: "boolean", default: false },
-        help: { type: "boolean", short: "h", default: false },
-      },
-    });
+    return parseArgs({ args, options: { ...parseOptions(SIMULATOR_FLAGS), help: { type: "boolean", short: "h" } } });
   } catch (error) {
     // util.parseArgs names the flag (unknown option, missing value); say it as a usage error.
     throw new SimulatorUsageError(`${(error as Error).message} ${USAGE}`);

@@ -2,7 +2,7 @@
 // is given, a SQLite database through node:sqlite) as its persistence. This is the only part of the
 // simulator that needs Node; node:sqlite is loaded only when there is a state file.
 import type { AddressInfo } from "node:net";
-import { headerValueProblem } from "../../shared/header-value.js";
+import { checkSimulatorOptions } from "../core/options.js";
 import { createSimulator, type Simulator, type SimulatorFault, type SimulatorLatency } from "../core/simulator.js";
 import { createSqlitePersistence } from "./sqlite-persistence.js";
 import { createNodeServer } from "./http.js";
@@ -44,14 +44,12 @@ export interface RunningSimulator {
   close(): Promise<void>;
 }
 
-const WILDCARD_HOSTS = new Set(["0.0.0.0", "::", "[::]"]);
-
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   // Messages go to stderr: stdout carries only what a script reads (the CLI's URL line).
   const log = options.quiet ? undefined : (line: string) => console.error(line);
   const stateFile = options.stateFile;
   if (options.importStateFrom !== undefined && !stateFile) throw new TypeError("startSimulator: importStateFrom needs stateFile, the new file to import into.");
-  checkApiKeys("startSimulator: apiKeys", options.apiKeys);
+  checkSimulatorOptions(options, "startSimulator");
   const stepSeconds = options.stepSeconds ?? envNumber("SIMULATOR_STEP_SECONDS");
   const simulator = createSimulator({
     ...(stepSeconds !== undefined ? { stepSeconds } : {}),
@@ -68,11 +66,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   else if (stateFile && !restored) log?.(`State file ${stateFile} does not exist yet; starting from the seed and creating it.`);
 
   const host = options.host ?? "127.0.0.1";
-  const allowedHosts = [...(options.allowedHosts ?? [])];
-  if (!WILDCARD_HOSTS.has(host)) allowedHosts.push(host.includes(":") && !host.startsWith("[") ? `[${host}]` : host);
   const server = createNodeServer({
     handle: simulator.handle,
-    policy: { allowedHosts, corsOrigins: options.corsOrigins ?? [] },
+    policy: { allowedHosts: options.allowedHosts ?? [], corsOrigins: options.corsOrigins ?? [] },
+    // The address listened on is a name the simulator answers to as well (the gate's rule).
+    listenHost: host,
     log,
   });
   try {
@@ -100,18 +98,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       await simulator.close();
     },
   };
-}
-
-/**
- * Accepted keys must be values a client can send as X-Api-Key: a key with a line break or a
- * character above U+00FF would be accepted here and never matched. The key itself is not shown.
- */
-export function checkApiKeys(name: string, keys: readonly unknown[] | undefined): void {
-  if (keys === undefined || !Array.isArray(keys)) return; // the core says what else is wrong
-  keys.forEach((key, i) => {
-    const problem = typeof key === "string" && key !== "" ? headerValueProblem(key) : undefined;
-    if (problem) throw new TypeError(`${name}[${i}] cannot be sent as an X-Api-Key header: ${problem} (the key is not shown)`);
-  });
 }
 
 function envNumber(name: string): number | undefined {
