@@ -18,7 +18,7 @@ export async function take<T>(items: AsyncIterable<T>, limit: number): Promise<T
 }
 
 /** Columns padded to their widest cell; the last column is not padded. */
-export function table(header: string[], rows: string[][]): string[] {
+function table(header: string[], rows: string[][]): string[] {
   // Cells come from the server: escaped first, so that a newline cannot forge a row and widths are right.
   rows = rows.map((row) => row.map((cell) => terminalSafe(String(cell))));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
@@ -28,6 +28,23 @@ export function table(header: string[], rows: string[][]): string[] {
       .join("  ")
       .trimEnd();
   return [format(header), ...rows.map(format)];
+}
+
+/**
+ * Prints the items read: one JSON line each under --json (echo(): secret values become ***, a CI
+ * log is no place for them; every other field stays as sent), else a table, or "no <noun>".
+ */
+export function printList<T extends object>(io: Io, output: Output, noun: string, items: readonly T[], header: string[], row: (item: T) => string[]): number {
+  if (output.json) {
+    for (const item of items) output.event(io.redactor.echo(item));
+    return EXIT.ok;
+  }
+  if (items.length === 0) {
+    output.diagnostic(`no ${noun}`);
+    return EXIT.ok;
+  }
+  for (const line of table(header, items.map(row))) output.line(line);
+  return EXIT.ok;
 }
 
 /** Prints a failed list call and returns exit code 6. */

@@ -3,8 +3,7 @@ import { DEPLOYMENT_STATUSES } from "../../../generated/constants.js";
 import { paginate } from "../../client/paginate.js";
 import type { Deployment, DeploymentStatus } from "../../shared/types.js";
 import { clientFor, readConnection } from "../connection.js";
-import { EXIT } from "../exit-codes.js";
-import { listFailed, table, take } from "../list.js";
+import { listFailed, printList, take } from "../list.js";
 import { Output, type Io } from "../output.js";
 import { DEPLOYMENTS } from "../specs.js";
 import { nonEmpty, parseChoices, parseCommand, parseCount, UsageError } from "../usage.js";
@@ -33,16 +32,11 @@ export async function run(args: string[], io: Io): Promise<number> {
   } catch (error) {
     return listFailed(io, output, "deployments", error, connection.baseUrl);
   }
-  if (output.json) {
-    // echo(): the secrets' values become ***, a CI log is no place for them; every other field stays as sent.
-    for (const deployment of deployments) output.event(io.redactor.echo(deployment));
-    return EXIT.ok;
-  }
-  if (deployments.length === 0) {
-    output.diagnostic("no deployments");
-    return EXIT.ok;
-  }
-  const rows = deployments.map((d) => [d.id ?? "", d.name ?? "", d.status ?? "", d.source ?? "", d.latest_revision_id ?? "-"]);
-  for (const line of table(["ID", "NAME", "STATUS", "SOURCE", "LATEST REVISION"], rows)) output.line(line);
-  return EXIT.ok;
+  return printList(io, output, "deployments", deployments, ["ID", "NAME", "STATUS", "SOURCE", "LATEST REVISION"], (d) => [
+    d.id ?? "",
+    d.name ?? "",
+    d.status ?? "",
+    d.source ?? "",
+    d.latest_revision_id ?? "-",
+  ]);
 }

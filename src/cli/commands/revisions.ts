@@ -3,8 +3,7 @@ import { REVISION_STATUSES } from "../../../generated/constants.js";
 import { paginate } from "../../client/paginate.js";
 import type { Revision } from "../../shared/types.js";
 import { clientFor, readConnection } from "../connection.js";
-import { EXIT } from "../exit-codes.js";
-import { listFailed, table, take } from "../list.js";
+import { listFailed, printList, take } from "../list.js";
 import { Output, type Io } from "../output.js";
 import { REVISIONS } from "../specs.js";
 import { parseChoices, parseCommand, parseCount, parseUuid } from "../usage.js";
@@ -27,18 +26,8 @@ export async function run(args: string[], io: Io): Promise<number> {
   } catch (error) {
     return listFailed(io, output, "revisions", error, connection.baseUrl);
   }
-  if (output.json) {
-    for (const revision of revisions) output.event(io.redactor.echo(revision));
-    return EXIT.ok;
-  }
-  if (revisions.length === 0) {
-    output.diagnostic("no revisions");
-    return EXIT.ok;
-  }
-  const rows = revisions.map((r) => {
+  return printList(io, output, "revisions", revisions, ["ID", "STATUS", "CREATED", "REF OR IMAGE"], (r) => {
     const config = r.source_revision_config;
     return [r.id, r.status, r.created_at, config?.repo_ref ?? config?.image_uri ?? config?.source_tarball_path ?? "-"];
   });
-  for (const line of table(["ID", "STATUS", "CREATED", "REF OR IMAGE"], rows)) output.line(line);
-  return EXIT.ok;
 }
