@@ -31,12 +31,13 @@ import {
 } from "../local-server/gate.js";
 import { createNodeGate, type NodeGate, sendAnswer, sendProblem } from "../local-server/node-gate.js";
 import { corsHeaders, isJsonContentType } from "../local-server/policy.js";
+import { emptyQueryValueErrors, type ParameterShape } from "../local-server/parameter-values.js";
 import { checkTenantHeader } from "../local-server/tenant.js";
 import { invalidFieldsDetail, PROBLEM_TYPES, problemDetails } from "../shared/problems.js";
 import type { ProblemFieldError } from "../shared/types.js";
 import { type BodyWas, type PrismAnswer, problemFor, requestViolations, violationsHeader } from "./answers.js";
 import { exampleForPath, pageWithinLimit } from "./examples.js";
-import { createPrism, type PrismEngine, type PrismOperation, type PrismResult } from "./prism.js";
+import { createPrism, type PrismEngine, type PrismOperation, type PrismParameter, type PrismResult } from "./prism.js";
 
 // Prism fakes data for `dynamic=true` with json-schema-faker, which fails on some of the document's
 // schemas at random (about 4 tries in 10 on a deployment); after this many tries the example is sent.
@@ -159,7 +160,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, { gate, prism, 
 
   const search = new URLSearchParams((req.url ?? "").slice(path.length + 1));
   const singleValued = (operation.request?.query ?? []).filter((p) => p.schema?.type !== "array").map((p) => p.name);
-  const repeated = [...repeatedParameterErrors(search, singleValued), ...emptyValueErrors(search, operation)];
+  // Prism reads `name=` as absent; the simulator checks the empty text it is, by the same rule as here.
+  const shapes = (operation.request?.query ?? []).map(queryShape);
+  const emptyValues = operation.iid ? emptyQueryValueErrors(operation.iid, shapes, search) : [];
+  const repeated = [...repeatedParameterErrors(search, singleValued), ...emptyValues];
   const query = queryOf(search, new Set(repeated.map((e) => e.parameter!)));
   const headers = headersOf(req);
   if (isJsonContentType(contentType) && "mediaType" in parseMediaType(contentType)) {
@@ -233,29 +237,13 @@ function withFieldErrors(
   return problemDetails("validation", invalidFieldsDetail(extra.length), path, extra);
 }
 
-/**
- * An empty value for a number or boolean query parameter (`offset=`), or for a list of enum or
- * formatted items (`status=`, `deployment_ids=`): Prism reads it as absent, the
- * simulator's validator as the empty string it is; both now refuse it, in the validator's words.
- */
-function emptyValueErrors(search: URLSearchParams, operation: PrismOperation): ProblemFieldError[] {
-  const errors: ProblemFieldError[] = [];
-  for (const p of operation.request?.query ?? []) {
-    const type = p.schema?.type;
-    if (!search.getAll(p.name).some((v) => v.trim() === "")) continue;
-    if (type === "integer" || type === "number" || type === "boolean") {
-      errors.push({ parameter: p.name, code: "type", detail: `must be ${type}` });
-      continue;
-    }
-    // A comma-separated list whose items have an enum or a format: its one, empty item is neither.
-    const items = type === "array" ? p.schema?.items : undefined;
-    if (Array.isArray(items?.enum)) {
-      errors.push({ parameter: p.name, code: "enum", detail: `item 0 must be one of ${items.enum.map((v: unknown) => JSON.stringify(v)).join(", ")}` });
-    } else if (typeof items?.format === "string") {
-      errors.push({ parameter: p.name, code: "format", detail: `item 0 must match format "${items.format}"` });
-    }
-  }
-  return errors;
+/** A query parameter as the shared parameter rule (src/local-server/parameter-values.ts) reads it. */
+function queryShape(p: PrismParameter): ParameterShape {
+  const schema = p.schema ?? {};
+  const array = schema.type === "array";
+  const typed = array ? schema.items : schema;
+  const type = typeof typed?.type === "string" ? typed.type : Array.isArray(typed?.enum) ? "string" : undefined;
+  return { name: p.name, in: "query", array, coerceTo: type };
 }
 
 /** The query as Prism reads it (a repeated name is a list); a repeated single-valued one keeps its first value. */

@@ -17,11 +17,13 @@ export const DEFAULT_DOCUMENT = fileURLToPath(new URL("../../generated/openapi.j
 /** One parameter of an operation, as Prism describes it. */
 export interface PrismParameter {
   name: string;
-  schema?: { type?: unknown; default?: unknown; items?: { enum?: unknown[]; format?: unknown } };
+  schema?: { type?: unknown; default?: unknown; enum?: unknown[]; items?: { type?: unknown; enum?: unknown[]; format?: unknown } };
 }
 
 /** One operation as Prism reads it from the document (only what the front uses). */
 export interface PrismOperation {
+  /** The operationId (every operation of the document has one). */
+  iid?: string;
   method: string;
   path: string;
   request?: {

@@ -134,6 +134,11 @@ const REPLAYS: Record<string, () => Case> = {
     mutation: 'query status=""',
     expect: "invalid",
   }),
+  "F5-mock-empty-enum-query": () => ({
+    ...toCase({ op: operation("listDeployments"), pathValues: {}, query: [["deployment_type", ""]], headers: [["x-api-key", "dev"]] }),
+    mutation: 'query deployment_type=""',
+    expect: "invalid",
+  }),
   "F3-mock-offset-past-int32": () => ({
     ...toCase({
       op: operation("listListeners"),

@@ -5,6 +5,7 @@
 // commas) and the results name each violated field: `parameter` for parameters, `pointer` (a JSON
 // Pointer) for body fields, each with the `code` of the rule it broke.
 import { ajvFieldErrors, BODY_REQUIRED_DETAIL, REQUIRED_DETAIL } from "../../local-server/field-details.js";
+import { coerceParameterText, type ParameterShape, parameterErrors, queryText } from "../../local-server/parameter-values.js";
 import { fieldErrorCode, type FieldErrorCode } from "../../shared/problems.js";
 import { deref, listOperations, primaryType, type OpenApiDocument } from "../../shared/walk.js";
 import { compiledValidator } from "../../../generated/validators.js";
@@ -16,15 +17,8 @@ export interface FieldError {
   parameter?: string;
 }
 
-type Scalar = "string" | "integer" | "number" | "boolean" | "object" | undefined;
-
-interface ParameterSpec {
-  name: string;
-  in: "path" | "query" | "header";
+interface ParameterSpec extends ParameterShape {
   required: boolean;
-  array: boolean;
-  /** The JSON type to coerce the raw text (or, for arrays, each item) to. */
-  coerceTo: Scalar;
   /** The schema's default, used when the parameter is absent (limit 20, offset 0). */
   defaultValue: unknown;
   /** `format: uuid` (or, for arrays, its items): compared case-insensitively, so read in canonical lower case. */
@@ -82,7 +76,7 @@ function describeParameter(document: OpenApiDocument, p: ParameterObject): Param
     in: p.in,
     required: p.required === true,
     array,
-    coerceTo: (array ? typeOf(deref<SchemaObject>(document, resolved.items ?? {})) : typeOf(resolved)) as Scalar,
+    coerceTo: array ? typeOf(deref<SchemaObject>(document, resolved.items ?? {})) : typeOf(resolved),
     defaultValue: resolved.default,
     uuid: (array ? deref<SchemaObject>(document, resolved.items ?? {}) : resolved)?.format === "uuid",
   };
@@ -92,15 +86,6 @@ function typeOf(schema: SchemaObject | undefined): string | undefined {
   const t = primaryType(schema);
   if (t === undefined && Array.isArray(schema?.enum)) return "string";
   return t;
-}
-
-function coerce(raw: string, to: Scalar): unknown {
-  if ((to === "integer" || to === "number") && raw.trim() !== "") {
-    const n = Number(raw);
-    return Number.isNaN(n) ? raw : n;
-  }
-  if (to === "boolean") return raw === "true" ? true : raw === "false" ? false : raw;
-  return raw;
 }
 
 export interface ParameterValues {
@@ -127,23 +112,16 @@ export class RequestChecker {
       let raw: string | undefined;
       if (p.in === "path") raw = pathValues[p.name];
       else if (p.in === "header") raw = header(p.name.toLowerCase()) ?? undefined;
-      else if (query) {
-        const all = query.getAll(p.name);
-        // A repeated array parameter (status=A&status=B) is read like one comma-separated value.
-        raw = all.length === 0 ? undefined : p.array ? all.join(",") : all[0];
-      }
+      else if (query) raw = queryText(query, p);
       if (raw === undefined) {
         if (p.defaultValue !== undefined) values[p.name] = p.defaultValue;
         if (p.required) errors.push({ parameter: p.name, code: "required", detail: REQUIRED_DETAIL });
         continue;
       }
-      const value = p.array ? raw.split(",").map((item) => coerce(item, p.coerceTo)) : coerce(raw, p.coerceTo);
-      const validate = compiledValidator(`parameter:${spec.operationId}:${p.in}:${p.name}`);
-      if (!validate(value)) {
-        for (const e of ajvFieldErrors(validate.errors)) {
-          // An item of an array parameter (status=READY,NOPE) is named by its index.
-          errors.push({ parameter: p.name, code: fieldErrorCode(e.keyword), detail: `${e.pointer ? `item ${e.pointer.slice(1)} ` : ""}${e.detail}` });
-        }
+      const value = coerceParameterText(raw, p);
+      const invalid = parameterErrors(spec.operationId, p, value);
+      if (invalid.length > 0) {
+        errors.push(...invalid);
         continue;
       }
       // A UUID names the same thing in any case (RFC 9562): the canonical form is lower case.
