@@ -1,7 +1,9 @@
 // What a "Try it" console knows of an operation, read from the bundled document (the one the
-// simulator core carries), and the request a reader filled in written as curl and as a client call.
+// simulator core carries), and the request a reader filled in written as curl and as a client call
+// (by code-samples.ts, which writes the docs page's own samples too).
 import { SEED_IDS } from "../simulator/core/index.js";
 import { deref, listOperations, type OpenApiDocument } from "../shared/walk.js";
+import { clientCall, clientImport, clientSetup, curlCommand, headerArgument, keyHeaderArgument, shellQuote, unwrapped } from "./code-samples.js";
 
 // The document is JSON read by its shape; one alias keeps that in one place.
 // biome-ignore lint/suspicious/noExplicitAny: JSON from the document, read by shape
@@ -140,8 +142,6 @@ export function headersOf({ spec, values, body }: FilledRequest): Record<string,
   return headers;
 }
 
-const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-
 /** The body as one line when it is JSON, else as typed. */
 function compactBody(body: string): string {
   try {
@@ -153,66 +153,32 @@ function compactBody(body: string): string {
 
 /** The same request as a curl command against `baseUrl` (the key header reads $DMS_API_KEY when it is the placeholder). */
 export function asCurl(request: FilledRequest, baseUrl: string): string {
-  const lines = [`curl${request.spec.method === "GET" ? "" : ` -X ${request.spec.method}`}`];
-  for (const [name, value] of Object.entries(headersOf(request))) {
-    lines.push(/api-key/i.test(name) && value === "my-api-key" ? `-H "${name}: $DMS_API_KEY"` : `-H ${shellQuote(`${name}: ${value}`)}`);
-  }
-  if (request.body !== undefined) lines.push(`-d ${shellQuote(compactBody(request.body))}`);
-  lines.push(shellQuote(`${baseUrl}${targetOf(request)}`));
-  return lines.join(" \\\n  ");
-}
-
-/**
- * An object key as source text. A key that is not an identifier is quoted. `__proto__` is written
- * computed (`["__proto__"]`): bare or quoted, an object literal's `__proto__:` sets the prototype
- * instead of making a member, and the field would not be sent.
- */
-export function keySource(key: string): string {
-  if (key === "__proto__") return `[${JSON.stringify(key)}]`;
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key);
-}
-
-/** A JSON value as a TypeScript literal that evaluates to the same value. */
-export function literal(value: unknown, indent = ""): string {
-  if (Array.isArray(value)) return value.length ? `[${value.map((v) => literal(v, indent)).join(", ")}]` : "[]";
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value).map(([k, v]) => `${keySource(k)}: ${literal(v, indent)}`);
-    return entries.length ? `{ ${entries.join(", ")} }` : "{}";
-  }
-  return JSON.stringify(value);
+  const headers = Object.entries(headersOf(request)).map(([name, value]) =>
+    /api-key/i.test(name) && value === "my-api-key" ? keyHeaderArgument(name) : headerArgument(name, value),
+  );
+  const body = request.body === undefined ? undefined : compactBody(request.body);
+  return curlCommand({ method: request.spec.method, headers, body, url: shellQuote(`${baseUrl}${targetOf(request)}`) });
 }
 
 /** The same request as a call of the package's typed client. */
 export function asClientCall(request: FilledRequest, baseUrl: string): string {
   const { spec, values } = request;
-  const params: string[] = [];
   const group = (where: ParameterSpec["in"]) =>
     Object.fromEntries(spec.parameters.filter((p) => p.in === where && (values[p.name] ?? "") !== "").map((p) => [p.name, values[p.name]]));
-  const path = group("path");
-  const query = group("query");
-  if (Object.keys(path).length) params.push(`path: ${literal(path)}`);
-  if (Object.keys(query).length) params.push(`query: ${literal(query)}`);
-  const options: string[] = [];
-  if (params.length) options.push(`params: { ${params.join(", ")} }`);
+  let body: unknown;
   if (request.body !== undefined) {
-    let body: unknown;
     try {
       body = JSON.parse(request.body);
     } catch {
       body = request.body;
     }
-    options.push(`body: ${literal(body)}`);
   }
   const tenant = spec.parameters.find((p) => p.in === "header" && /tenant/i.test(p.name) && (values[p.name] ?? "") !== "");
-  const clientOptions = [`baseUrl: ${JSON.stringify(baseUrl)}`, `apiKey: ${JSON.stringify(values["X-Api-Key"] || "my-api-key")}`];
-  if (tenant) clientOptions.push(`tenantId: ${JSON.stringify(values[tenant.name])}`);
-  const call = options.length
-    ? `client.${spec.method}(${JSON.stringify(spec.path)}, {\n    ${options.join(",\n    ")},\n  })`
-    : `client.${spec.method}(${JSON.stringify(spec.path)})`;
+  const call = clientCall(spec.method, spec.path, { path: group("path"), query: group("query"), body });
   return [
-    `import { createDeploymentsClient, unwrap } from "deployment-management-api";`,
+    clientImport(["createDeploymentsClient", "unwrap"]),
     "",
-    `const client = createDeploymentsClient({ ${clientOptions.join(", ")} });`,
-    `const result = unwrap(\n  await ${call},\n);`,
+    clientSetup({ baseUrl, apiKey: values["X-Api-Key"] || "my-api-key", tenantId: tenant ? values[tenant.name] : undefined }),
+    unwrapped("result", call),
   ].join("\n");
 }

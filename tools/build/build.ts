@@ -194,6 +194,7 @@ if (withDocs) {
     "tools/docs/page-html.ts",
     "tools/docs/sanitize.ts",
     "tools/docs/code-samples.ts",
+    "src/docs-console/code-samples.ts",
     "src/shared/walk.ts",
   ].map((f) => join(root, f));
   const { bundleConsole, finishPage, renderWithRedoc } = await import("../docs/page-html.ts");

@@ -1,12 +1,25 @@
 // Code samples for every operation of the docs page (Redoc's `x-codeSamples`): curl, the TypeScript
-// client and, where one exists, the `dms` command. Everything in them comes from the document: the
-// base URL from `servers`, the credential header from the security schemes, path ids from the
-// examples, the body from the first request body example. The build's docs step feeds Redoc a copy
-// of the bundle with the samples added, so generated/openapi.json stays the hand-written document.
+// client and, where one exists, the `dms` command. This module picks each operation's example
+// request from the document: the base URL from `servers`, the credential header from the security
+// schemes, path ids from the examples, the body from the first request body example; the samples
+// are written by src/docs-console/code-samples.ts, which writes the "Try it" console's too. The
+// build's docs step feeds Redoc a copy of the bundle with the samples added, so
+// generated/openapi.json stays the hand-written document.
 //
 //   node tools/docs/code-samples.ts [--out FILE]   the bundle with samples (stdout without --out)
 import type * as Walk from "../../src/shared/walk.ts";
 import type { DocumentNode, OpenApiDocument, OperationEntry } from "../../src/shared/walk.ts";
+import {
+  API_KEY_VARIABLE,
+  clientCall,
+  clientImport,
+  clientSetup,
+  curlCommand,
+  dmsCommand,
+  headerArgument,
+  keyHeaderArgument,
+  unwrapped,
+} from "../../src/docs-console/code-samples.ts";
 
 type Json = DocumentNode;
 
@@ -74,7 +87,7 @@ export function withCodeSamples<T extends OpenApiDocument>(bundle: T, walk: type
       { lang: "TypeScript", label: "TypeScript", source: typeScriptSample(entry, request, baseUrl, revisionFields) },
     ];
     const dms = DMS_COMMANDS[entry.operationId]?.(request);
-    if (dms) samples.push({ lang: "Shell", label: "dms", source: dmsSample(dms, baseUrl) });
+    if (dms) samples.push({ lang: "Shell", label: "dms", source: dmsCommand(dms, baseUrl) });
     entry.operation["x-codeSamples"] = samples;
   }
   return document;
@@ -169,8 +182,6 @@ function keyCredential(document: OpenApiDocument, walk: typeof Walk, operation: 
   return first ? walk.deref(document, document.components?.securitySchemes?.[first]) : undefined;
 }
 
-const shellQuote = (text: unknown): string => `'${String(text).replace(/'/g, `'\\''`)}'`;
-
 function urlOf(baseUrl: string, entry: OperationEntry, request: ExampleRequest): string {
   const path = entry.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(request.path[name]!));
   const search = new URLSearchParams(Object.entries(request.query).map(([k, v]) => [k, Array.isArray(v) ? v.join(",") : String(v)])).toString();
@@ -179,16 +190,14 @@ function urlOf(baseUrl: string, entry: OperationEntry, request: ExampleRequest):
 
 function curlSample(document: OpenApiDocument, walk: typeof Walk, entry: OperationEntry, request: ExampleRequest, baseUrl: string): string {
   const key = keyCredential(document, walk, entry.operation);
-  const lines = [`curl${entry.method === "get" ? "" : ` -X ${entry.method.toUpperCase()}`}`];
-  if (key?.in === "header") lines.push(`-H "${key.name}: $DMS_API_KEY"`);
-  if (request.body !== undefined) {
-    lines.push(`-H 'Content-Type: application/json'`);
-    lines.push(`-d ${shellQuote(JSON.stringify(request.body))}`);
-  }
+  const headers: string[] = [];
+  if (key?.in === "header") headers.push(keyHeaderArgument(key.name));
+  if (request.body !== undefined) headers.push(headerArgument("Content-Type", "application/json"));
   let url = urlOf(baseUrl, entry, request);
-  if (key?.in === "query") url += `${url.includes("?") ? "&" : "?"}${key.name}=$DMS_API_KEY`;
-  lines.push(`"${url}"`);
-  return lines.join(" \\\n  ");
+  if (key?.in === "query") url += `${url.includes("?") ? "&" : "?"}${key.name}=${API_KEY_VARIABLE}`;
+  // In double quotes: a key sent in the query is read from the shell's variable.
+  const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+  return curlCommand({ method: entry.method.toUpperCase(), headers, body, url: `"${url}"` });
 }
 
 /** A variable name for the result: the operationId without its verb (`listOAuthProviders` -> `oauthProviders`). */
@@ -197,47 +206,17 @@ function resultName(operationId: string): string {
   return noun.replace(/^[A-Z]+(?=[A-Z][a-z]|$)|^[A-Z]/, (lead) => lead.toLowerCase());
 }
 
-/**
- * An object key as source text: an identifier bare, anything else quoted, and `__proto__` computed
- * (`["__proto__"]`): bare or quoted, an object literal's `__proto__:` sets the prototype instead of
- * making a member, and the sample would not send the field.
- */
-function keySource(key: string): string {
-  if (key === "__proto__") return `[${JSON.stringify(key)}]`;
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key);
-}
-
-/** A JSON value written as a TypeScript literal that evaluates to the same value: spaces after `:` and `,`. */
-export function literal(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(literal).join(", ")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value).map(([k, v]) => `${keySource(k)}: ${literal(v)}`);
-    return entries.length ? `{ ${entries.join(", ")} }` : "{}";
-  }
-  return JSON.stringify(value);
-}
-
 function typeScriptSample(entry: OperationEntry, request: ExampleRequest, baseUrl: string, revisionFields: string[]): string {
-  const method = entry.method.toUpperCase();
-  const options: string[] = [];
-  const params: string[] = [];
-  if (Object.keys(request.path).length > 0) params.push(`path: ${literal(request.path)}`);
-  if (Object.keys(request.query).length > 0) params.push(`query: ${literal(request.query)}`);
-  if (params.length > 0) options.push(`params: { ${params.join(", ")} }`);
-  if (request.body !== undefined) options.push(`body: ${literal(request.body)}`);
-  const call =
-    options.length > 0
-      ? `client.${method}(${JSON.stringify(entry.path)}, {\n    ${options.join(",\n    ")},\n  })`
-      : `client.${method}(${JSON.stringify(entry.path)})`;
+  const call = clientCall(entry.method.toUpperCase(), entry.path, request);
   const name = resultName(entry.operationId);
   // A deployment patch that creates a revision goes on: follow the revision ("Get a revision") to its end.
   const follows = entry.operationId === "patchDeployment" && createsRevision(request.body, revisionFields);
   const lines = [
-    `import { createDeploymentsClient, unwrap${follows ? ", waitForRevision" : ""} } from "deployment-management-api";`,
+    clientImport(["createDeploymentsClient", "unwrap", ...(follows ? ["waitForRevision"] : [])]),
     ``,
-    `const client = createDeploymentsClient({ baseUrl: ${JSON.stringify(baseUrl)}, apiKey: "my-api-key" });`,
+    clientSetup({ baseUrl, apiKey: "my-api-key" }),
     ``,
-    `const ${name} = unwrap(\n  await ${call},\n);`,
+    unwrapped(name, call),
   ];
   if (!follows) return [...lines, `console.log(${name});`].join("\n");
   return [
@@ -254,11 +233,6 @@ function typeScriptSample(entry: OperationEntry, request: ExampleRequest, baseUr
 function createsRevision(body: unknown, revisionFields: string[]): boolean {
   const fields = body as Record<string, unknown>;
   return Boolean(body && typeof body === "object" && revisionFields.some((field) => fields[field] !== undefined && fields[field] !== null));
-}
-
-function dmsSample(args: string[], baseUrl: string): string {
-  const quote = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : shellQuote(arg));
-  return [`export DMS_BASE_URL=${baseUrl} DMS_API_KEY=my-api-key`, `npx dms ${args.map(quote).join(" ")}`].join("\n");
 }
 
 // As a command: print (or write) the bundle with its samples.
