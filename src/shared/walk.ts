@@ -1,5 +1,5 @@
 // The one way to walk the bundled OpenAPI document: JSON Pointers, local $refs, operations and the
-// nullable-branch convention. The simulator, the build scripts (through dist/) and the tests all use
+// nullable-branch convention. The simulator, the tools (tools/, from this file) and the tests all use
 // it, so a rule about the document's shape lives here once. It imports nothing from Node.
 // The document is JSON read at run time; its nodes are walked by key and by $ref, so they are typed as
 // this one alias, not as the generated types (which describe the API, not the document itself).
