@@ -67,7 +67,8 @@ export function createNodeGate(options: GateOptions): NodeGate {
     listenHost === undefined || WILDCARD_HOSTS.has(listenHost)
       ? []
       : [listenHost.includes(":") && !listenHost.startsWith("[") ? `[${listenHost}]` : listenHost];
-  const policy: LocalServerPolicy = { ...options.policy, allowedHosts: [...(options.policy.allowedHosts ?? []), ...ownHost] };
+  const listed = options.policy.allowedHosts;
+  const policy: LocalServerPolicy = { ...options.policy, allowedHosts: listed === true ? true : [...(listed ?? []), ...ownHost] };
 
   return {
     policy,

@@ -5,8 +5,12 @@
 // and origins. No Node imports: the same rules serve a node:http adapter and a fetch handler.
 
 export interface LocalServerPolicy {
-  /** Host names accepted besides the loopback ones (`dev.example.test`; `.example.test` also takes its subdomains). */
-  allowedHosts?: readonly string[];
+  /**
+   * Host names accepted besides the loopback ones (`dev.example.test`; `.example.test` also takes
+   * its subdomains), or `true` for any name: the DNS-rebinding guard turned off, as Vite's own
+   * `allowedHosts: true` does for the server the Vite plugin runs in.
+   */
+  allowedHosts?: readonly string[] | true;
   /** Origins allowed to read answers besides loopback ones, as `scheme://host[:port]`. */
   corsOrigins?: readonly string[];
   /**
@@ -36,7 +40,7 @@ export function isAllowedHost(hostHeader: string | undefined | null, policy: Loc
   if (typeof hostHeader !== "string") return false;
   const name = hostName(hostHeader);
   if (name === undefined) return false;
-  if (LOOPBACK_HOSTS.has(name) || name.endsWith(".localhost")) return true;
+  if (LOOPBACK_HOSTS.has(name) || name.endsWith(".localhost") || policy.allowedHosts === true) return true;
   for (const allowed of policy.allowedHosts ?? []) {
     const wanted = allowed.toLowerCase();
     if (wanted.startsWith(".") ? name === wanted.slice(1) || name.endsWith(wanted) : name === wanted) return true;
@@ -124,17 +128,39 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * Whether a request that could change state comes from a page on another site. Browsers send
  * form and `text/plain` POSTs cross-site without a preflight, so CORS alone cannot stop them: the
  * server must refuse them itself (403). A request without `Origin` (curl, a script, a test) is not
- * cross-site; `Sec-Fetch-Site: cross-site` without an allowed origin is.
+ * cross-site; `Sec-Fetch-Site: cross-site` without an allowed origin is. A page writing to the
+ * server that served it (its Origin names the request's own Host, which the gate has already
+ * accepted) is not cross-site either: that is the Vite plugin's page on a name from `allowedHosts`.
+ * A server whose pages may not write at all (`loopbackOrigins: false`) does not take that way.
  */
 export function isCrossSiteWrite(
   method: string | undefined,
-  headers: { origin?: string | null; "sec-fetch-site"?: string | null },
+  headers: { origin?: string | null; host?: string | null; "sec-fetch-site"?: string | null },
   policy: LocalServerPolicy = {},
 ): boolean {
   if (SAFE_METHODS.has((method ?? "GET").toUpperCase())) return false;
   const origin = headers.origin;
-  if (typeof origin === "string" && origin !== "") return !isAllowedOrigin(origin, policy);
+  if (typeof origin === "string" && origin !== "") {
+    if (policy.loopbackOrigins !== false && isSameOrigin(origin, headers.host)) return false;
+    return !isAllowedOrigin(origin, policy);
+  }
   return headers["sec-fetch-site"] === "cross-site";
+}
+
+/** Whether an Origin header names the host and port a request was sent to (its Host header). */
+function isSameOrigin(origin: string, hostHeader: string | null | undefined): boolean {
+  if (typeof hostHeader !== "string" || hostHeader === "") return false;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.origin !== origin.toLowerCase() || (url.protocol !== "http:" && url.protocol !== "https:")) return false;
+  // URL drops a scheme's default port; a Host header may carry it (`example.test:80`).
+  const defaultPort = url.protocol === "https:" ? "443" : "80";
+  const host = hostHeader.trim().toLowerCase();
+  return host === url.host || host === `${url.hostname}:${url.port || defaultPort}`;
 }
 
 /** Whether a Content-Type header is JSON (`application/json`, `application/*+json`, any parameters). */

@@ -14,9 +14,10 @@ export function vitePolicy(server: ViteDevServer | PreviewServer, kind: "dev" | 
   const origin = kind === "dev" ? server.config.server.origin : undefined;
   if (origin) urls.push(origin);
   const pages = urls.flatMap((url) => parsed(url) ?? []);
-  const allowedHosts = Array.isArray(options.allowedHosts) ? options.allowedHosts : [];
+  // `allowedHosts: true` is Vite's own "any name" (behind a tunnel or a proxy): the plugin follows it.
+  const allowedHosts = options.allowedHosts === true ? true : [...(options.allowedHosts ?? []), ...pages.map((url) => url.hostname)];
   return {
-    allowedHosts: [...allowedHosts, ...pages.map((url) => url.hostname)],
+    allowedHosts,
     corsOrigins: [...pages.map((url) => url.origin), ...stringOrigins(options.cors)],
   };
 }

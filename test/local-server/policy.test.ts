@@ -59,6 +59,10 @@ describe("isAllowedHost", () => {
     expect(isAllowedHost("evillan.test", policy)).toBe(false);
     expect(isAllowedHost("192.168.1.10:4010", policy)).toBe(true);
     expect(isAllowedHost("evil.example", policy)).toBe(false);
+    // `true` is any name (Vite's allowedHosts: true), but still only a well-formed Host header.
+    expect(isAllowedHost("tunnel.example:443", { allowedHosts: true })).toBe(true);
+    expect(isAllowedHost("bad host", { allowedHosts: true })).toBe(false);
+    expect(isAllowedHost(undefined, { allowedHosts: true })).toBe(false);
   });
 });
 
@@ -146,6 +150,20 @@ describe("isCrossSiteWrite", () => {
     expect(isCrossSiteWrite("POST", { origin: "https://app.example.test" }, { corsOrigins: ["https://app.example.test"] })).toBe(false);
     expect(isCrossSiteWrite("PATCH", {})).toBe(false);
     expect(isCrossSiteWrite("POST", { "sec-fetch-site": "same-origin" })).toBe(false);
+  });
+
+  it("lets a page write to the server that served it (Origin names the request's Host), unless pages may not write at all", () => {
+    expect(isCrossSiteWrite("PATCH", { origin: "http://app.test:5173", host: "app.test:5173" })).toBe(false);
+    expect(isCrossSiteWrite("PATCH", { origin: "https://app.test", host: "APP.test:443" })).toBe(false);
+    expect(isCrossSiteWrite("PATCH", { origin: "http://app.test", host: "app.test" })).toBe(false);
+    // Another port, another name, a longer Origin, a scheme that is not the web's: another site.
+    expect(isCrossSiteWrite("PATCH", { origin: "http://app.test:5174", host: "app.test:5173" })).toBe(true);
+    expect(isCrossSiteWrite("PATCH", { origin: "http://evil.test:5173", host: "app.test:5173" })).toBe(true);
+    expect(isCrossSiteWrite("PATCH", { origin: "http://app.test:5173/", host: "app.test:5173" })).toBe(true);
+    expect(isCrossSiteWrite("PATCH", { origin: "file://app.test", host: "app.test" })).toBe(true);
+    expect(isCrossSiteWrite("PATCH", { origin: "null", host: "null" })).toBe(true);
+    expect(isCrossSiteWrite("PATCH", { origin: "http://app.test:5173" })).toBe(true);
+    expect(isCrossSiteWrite("PATCH", { origin: "http://127.0.0.1:9000", host: "127.0.0.1:9000" }, { loopbackOrigins: false })).toBe(true);
   });
 
   it("never counts a read as a write", () => {

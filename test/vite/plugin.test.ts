@@ -16,6 +16,7 @@ import type { SimulatorPlugin, simulatorPlugin as SimulatorPluginFn } from "../.
 import { SEED_IDS } from "../../src/simulator/core/seed.js";
 import { ROOT } from "../support/document.js";
 import { packedTarball } from "../support/packed.js";
+import { sendRaw } from "../support/raw-http.js";
 import { upload } from "../support/upload.js";
 import { INDEX_HTML, MAIN_TS, VITE_CONFIG } from "./app-files.js";
 import { npm, run } from "../support/run.js";
@@ -139,6 +140,47 @@ describe("simulatorPlugin in vite dev (the packed package)", () => {
     }
     const script = await fetch(`${origin}/src/main.ts`);
     expect(await script.text()).toContain("createDeploymentsClient");
+  });
+
+  it("follows Vite's allowedHosts: a page on a listed name writes to its own server; allowedHosts: true takes any name", async () => {
+    const { simulatorPlugin } = (await import(pluginUrl)) as { simulatorPlugin: typeof SimulatorPluginFn };
+    for (const allowedHosts of [["app.test"], true] as const) {
+      const plugin = simulatorPlugin({ prefix: "/named" });
+      const vite = await createServer({
+        root: app,
+        configFile: false,
+        logLevel: "silent",
+        plugins: [plugin],
+        server: { host: "127.0.0.1", port: 0, watch: null, allowedHosts: allowedHosts === true ? true : [...allowedHosts] },
+      });
+      await vite.listen();
+      try {
+        const base = `${originOf(vite)}/named/v2/deployments/${DEPLOYMENT_ID}`;
+        const port = new URL(base).port;
+        const name = allowedHosts === true ? "tunnel.example" : "app.test";
+        const patched = await sendRaw(base, {
+          method: "PATCH",
+          headers: { host: `${name}:${port}`, origin: `http://${name}:${port}`, "x-api-key": "dev", "content-type": "application/json" },
+          body: JSON.stringify({ source_config: {} }),
+        });
+        expect(patched.status, patched.text).toBe(200);
+        // Another site's page is still refused, in the gate's words.
+        const cross = await sendRaw(base, {
+          method: "PATCH",
+          headers: { host: `${name}:${port}`, origin: "https://evil.example", "x-api-key": "dev", "content-type": "application/json" },
+          body: JSON.stringify({ source_config: {} }),
+        });
+        expect(cross.status).toBe(403);
+        expect(cross.headers["content-type"]).toContain("application/problem+json");
+        if (allowedHosts !== true) {
+          const foreign = await sendRaw(base, { headers: { host: `other.test:${port}`, "x-api-key": "dev" } });
+          expect(foreign.status).toBe(403);
+        }
+      } finally {
+        await vite.close();
+        await plugin.api.close();
+      }
+    }
   });
 
   it("refuses a state-changing request from a page on another site, and a body over the limit", async () => {
