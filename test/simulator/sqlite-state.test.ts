@@ -27,7 +27,7 @@ import { crc32 } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { SEED_IDS, seedState } from "../../src/simulator/core/seed.js";
 import { type SimulatorOptions, StateFileError, startSimulator } from "../../src/simulator/node/index.js";
-import { APPLICATION_ID, loadSqlite, SCHEMA, SCHEMA_VERSION } from "../../src/simulator/node/sqlite-persistence.js";
+import { APPLICATION_ID, loadSqlite, SCHEMA, SCHEMA_VERSION } from "../../src/simulator/node/sqlite/index.js";
 import { ROOT } from "../support/document.js";
 import { Client, startTestSimulator } from "./support.js";
 

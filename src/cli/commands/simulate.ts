@@ -5,7 +5,7 @@ import { EXIT } from "../exit-codes.js";
 /** Starts the simulator; resolves once it listens, or with the exit code when it cannot start. */
 export async function run(args: string[]): Promise<number | undefined> {
   const { runSimulatorCli, SimulatorUsageError } = await import("../../simulator/node/cli-main.js");
-  const { SqliteUnavailableError } = await import("../../simulator/node/sqlite-persistence.js");
+  const { SqliteUnavailableError } = await import("../../simulator/node/sqlite/index.js");
   try {
     await runSimulatorCli(args);
     return undefined;

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // dms-simulator: runs the stateful simulator until SIGINT or SIGTERM (flags: src/simulator/node/cli-main.ts).
 import { runSimulatorCli } from "./cli-main.js";
-import { SqliteUnavailableError, StateFileError } from "./sqlite-persistence.js";
+import { SqliteUnavailableError, StateFileError } from "./sqlite/index.js";
 
 runSimulatorCli(process.argv.slice(2)).catch((error: unknown) => {
   console.error(error instanceof StateFileError ? error.message : `dms-simulator: ${(error as Error).message ?? error}`);

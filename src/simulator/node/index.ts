@@ -3,7 +3,7 @@
 // The state file's module is re-exported through declared types only, so the entry's declarations
 // name nothing from @types/node and type-check in a project without it.
 import type { Persistence } from "../core/changes.js";
-import { createSqlitePersistence as sqlitePersistence, StateFileError as StateFileErrorClass } from "./sqlite-persistence.js";
+import { createSqlitePersistence as sqlitePersistence, StateFileError as StateFileErrorClass } from "./sqlite/index.js";
 
 export * from "../core/index.js";
 export { startSimulator, type RunningSimulator, type SimulatorOptions } from "./start.js";

@@ -4,7 +4,7 @@
 import type { AddressInfo } from "node:net";
 import { checkSimulatorOptions } from "../core/options.js";
 import { createSimulator, type Simulator, type SimulatorFault, type SimulatorLatency } from "../core/simulator.js";
-import { createSqlitePersistence } from "./sqlite-persistence.js";
+import { createSqlitePersistence } from "./sqlite/index.js";
 import { createNodeServer } from "./http.js";
 
 export interface SimulatorOptions {
