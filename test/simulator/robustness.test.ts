@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { BoundedCache, sizeOfText } from "../../src/simulator/core/bounded-cache.js";
 import { LIST_PAGE_BOUNDS, JsonCache } from "../../src/simulator/core/json-cache.js";
 import { seedState } from "../../src/simulator/core/seed.js";
-import { Store } from "../../src/simulator/core/store.js";
+import { Store } from "../../src/simulator/core/store/index.js";
 import { REQUEST_BOUNDS } from "../../src/local-server/bounds.js";
 import { LATEST_SIMULATED_TIME } from "../../src/simulator/core/clock.js";
 import { MAX_ADVANCE_SECONDS } from "../../src/simulator/core/control.js";

@@ -5,7 +5,7 @@ import { type Faults, type FaultsStatus, MAX_PENDING_FAULTS } from "./faults.js"
 import { FAILURE_STATUSES, isFailureStatus } from "./lifecycle.js";
 import type { State } from "./model.js";
 import { ok, problem, type Reply } from "./reply.js";
-import type { Store } from "./store.js";
+import type { Store } from "./store/index.js";
 import type { FieldError } from "./validate.js";
 import { EVERYTHING, type Writer } from "./writer.js";
 

@@ -4,7 +4,7 @@
 // caches are bounded by bytes and entries and evict the least recently used answer.
 import { BoundedCache, type CacheBounds, sizeOfText } from "./bounded-cache.js";
 import type { DeploymentRecord } from "./model.js";
-import type { Store } from "./store.js";
+import type { Store } from "./store/index.js";
 
 /** Deployment JSON: room for every deployment of a large seed (10,000 take about 25 MB as text). */
 const DEPLOYMENT_JSON_BOUNDS: Readonly<CacheBounds> = Object.freeze({ maxBytes: 64 * 1024 * 1024, maxEntries: 100_000 });

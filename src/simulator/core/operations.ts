@@ -6,7 +6,7 @@ import type { operations } from "../../../generated/schema.js";
 import type { DeploymentRecord } from "./model.js";
 import type { JsonCache } from "./json-cache.js";
 import { ok, okText, problem, type Reply } from "./reply.js";
-import type { Store } from "./store.js";
+import type { Store } from "./store/index.js";
 import type { Writer } from "./writer.js";
 
 export type OperationId = keyof operations;

@@ -14,7 +14,7 @@ import { JsonCache } from "./json-cache.js";
 import type { Reply } from "./reply.js";
 import { operationAnswers } from "./operations.js";
 import { DEFAULT_SEED_DEPLOYMENTS, SEED_IDS, seedState } from "./seed.js";
-import { Store } from "./store.js";
+import { Store } from "./store/index.js";
 import { describeOperations, RequestChecker } from "./validate.js";
 import { Writer } from "./writer.js";
 

@@ -5,7 +5,7 @@
 // persistence can save them together. A reset waits for every write and every write waits for it.
 import type { Persistence, StorageError } from "./changes.js";
 import { problem, type Reply } from "./reply.js";
-import type { Plan, Store } from "./store.js";
+import type { Plan, Store } from "./store/index.js";
 
 /** The key of writes that touch everything (reset). */
 export const EVERYTHING = "*";
