@@ -14,11 +14,11 @@ import type { Answers, CommitOutcome, CommitRequest, Reply, Request, WorkerData,
 
 const sibling = (name: string) => new URL(`./${name}${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url).href;
 
-let sqlite: Awaited<ReturnType<typeof LoadSqlite.loadSqlite>> | undefined;
+let Database: typeof DatabaseSync | undefined;
 let loadError: WorkerError | undefined;
 try {
   const loading: typeof LoadSqlite = await import(sibling("load-sqlite"));
-  sqlite = await loading.loadSqlite();
+  Database = (await loading.loadSqlite()).DatabaseSync;
 } catch (error) {
   // Every call answers with it: a worker that died instead would leave a synchronous call waiting.
   loadError = errorOf(error);
@@ -91,8 +91,8 @@ function commit(appends: Write[][]): CommitOutcome {
 function call(request: Request): Answers[Request["op"]] {
   switch (request.op) {
     case "open":
-      if (!sqlite) throw new Error("node:sqlite is not loaded");
-      db = new sqlite.DatabaseSync(request.file, { enableForeignKeyConstraints: true });
+      if (!Database) throw new Error("node:sqlite is not loaded");
+      db = new Database(request.file, { enableForeignKeyConstraints: true });
       return null;
     case "exec":
       open().exec(request.sql);
