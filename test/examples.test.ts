@@ -1,7 +1,7 @@
 // Every named example in the document (request bodies and responses) validates against the
 // schema of its media type, with ajv in 2020-12 mode compiled from the bundle.
 import { describe, expect, it } from "vitest";
-import { createOpenApiValidator, describeErrors } from "../src/simulator/core/openapi-validator.js";
+import { createOpenApiValidator, describeErrors } from "./support/openapi-validator.js";
 import { deref, document, operations } from "./support/document.js";
 
 const validator = createOpenApiValidator(document);

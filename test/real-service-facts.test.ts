@@ -4,7 +4,7 @@
 // it sends as null, and the bounds it enforces. The test fails when a schema is stricter than the service (a consumer would
 // crash on a null the type said could not be there) or looser where the service guarantees a field.
 import { describe, expect, it } from "vitest";
-import { createOpenApiValidator, describeErrors } from "../src/simulator/core/openapi-validator.js";
+import { createOpenApiValidator, describeErrors } from "./support/openapi-validator.js";
 import { document } from "./support/document.js";
 
 const validator = createOpenApiValidator(document);

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { compiledValidator, VALIDATOR_KEYS } from "../generated/validators.js";
 import { deref, listOperations } from "../src/shared/walk.js";
-import { createOpenApiValidator } from "../src/simulator/core/openapi-validator.js";
+import { createOpenApiValidator } from "./support/openapi-validator.js";
 import { document } from "./support/document.js";
 
 const runtime = createOpenApiValidator(document);

@@ -7,7 +7,7 @@
 // data-try-reset.
 import { TERMINAL_REVISION_STATUSES } from "../../generated/constants.js";
 import { headerValueProblem } from "../shared/header-value.js";
-import { openApiDocument } from "../simulator/core/document.js";
+import { openApiDocument } from "../shared/document.js";
 import { createSimulator, type Simulator } from "../simulator/core/index.js";
 import { asClientCall, asCurl, type FilledRequest, headersOf, type ConsoleOperation, operationSpecs, targetOf } from "./requests.js";
 

@@ -4,10 +4,8 @@
 // keywords only, because clients validate with whatever JSON Schema library they have.
 // The Kubernetes-shaped resource spec is described in one sentence instead of field by field: the
 // full schema still checks it (the compiled validators) before anything is sent.
-import bundled from "../../generated/openapi.json" with { type: "json" };
-import { type DocumentNode, deref, listOperations, type OpenApiDocument, type OperationEntry } from "../shared/walk.js";
-
-export const openApiDocument = bundled as unknown as OpenApiDocument;
+import { type DocumentNode, deref, listOperations, type OperationEntry } from "../shared/walk.js";
+import { openApiDocument } from "../shared/document.js";
 
 export type JsonSchema = Record<string, unknown>;
 

@@ -7,7 +7,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } fr
 import type { DeploymentsClient } from "../client/client.js";
 import { checkDelay } from "../client/option-checks.js";
 import { DEFAULT_WAIT } from "../client/wait-for-revision.js";
-import { openApiDocument } from "./json-schema.js";
+import { openApiDocument } from "../shared/document.js";
 import { maskResult } from "./mask.js";
 import { failureResult, type ToolResult } from "./results.js";
 import type { ToolContext } from "./tool.js";

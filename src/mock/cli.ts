@@ -1,4 +1,4 @@
-// `npm start`'s command line (scripts/mock.mjs runs the compiled copy, dist/mock/cli.js): flags and
+// `npm start`'s command line (tools/run/mock.ts runs the compiled copy, dist/mock/cli.js): flags and
 // environment to options, the banner, and stopping on Ctrl-C, SIGTERM or when npm goes away.
 //   PORT (default 4010), HOST (default 127.0.0.1), --verbose / -v or LOG_LEVEL=info|debug for logs,
 //   --allowed-host NAME and --cors-origin ORIGIN (repeatable; or MOCK_ALLOWED_HOSTS and

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError, createDeploymentsClient, type DeploymentsClient, unwrap } from "../../src/index.js";
 import { listOperations, type OpenApiDocument } from "../../src/shared/walk.js";
-import { createOpenApiValidator, describeErrors } from "../../src/simulator/core/openapi-validator.js";
+import { createOpenApiValidator, describeErrors } from "../support/openapi-validator.js";
 import { document, deref, operations } from "../support/document.js";
 import { type RunningPrism, startPrism } from "../support/prism.js";
 import { unwrapError } from "../support/unwrap-error.js";

@@ -4,7 +4,7 @@
 // a constraint added to the document is covered by the next run. Operations, parameters and JSON
 // Pointers come from src/shared/walk.ts.
 import { listOperations, toPointer, type OpenApiDocument, type OperationEntry } from "../../src/shared/walk.js";
-import { createOpenApiValidator, describeErrors } from "../../src/simulator/core/openapi-validator.js";
+import { createOpenApiValidator, describeErrors } from "../support/openapi-validator.js";
 import { minimalValue, pickType, resolveRef, view, type Schema, type SchemaView } from "./schemas.js";
 
 /** Every operation of the document, path-level and operation-level parameters merged and resolved. */

@@ -1,6 +1,6 @@
 // A flattened view of the JSON Schemas in the bundled document, for deriving test cases:
 // follows $ref, merges allOf, and sees through the `anyOf: [X, {type: "null"}]` nullable wrapper.
-// It is only as precise as case derivation needs; ajv (src/simulator/core/openapi-validator.ts) stays the
+// It is only as precise as case derivation needs; ajv (test/support/openapi-validator.ts) stays the
 // judge of what is valid. References and the nullable wrapper are read with src/shared/walk.ts.
 import { deref, isNullBranch } from "../../src/shared/walk.js";
 

@@ -3,7 +3,7 @@
 // function such as the simulator's (`fetch`). Register it with defineContractSuite().
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FIELD_ERROR_CODES, PROBLEM_TYPES } from "../../generated/constants.js";
-import { createOpenApiValidator, describeErrors } from "../../src/simulator/core/openapi-validator.js";
+import { createOpenApiValidator, describeErrors } from "../support/openapi-validator.js";
 import { document } from "../support/document.js";
 import { deriveCases, successSchema, type ContractCase, type Credential, type ExpectedField } from "./cases.js";
 import { discoverIds, idKeyFor, type IdName } from "./ids.js";

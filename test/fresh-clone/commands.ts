@@ -34,6 +34,7 @@ export const OTHER_COMMANDS: Record<string, Proof> = {
   "npm install": { proof: "the fresh clone's npm ci installs the same lock file" },
   "npm ci": { proof: "the fresh clone starts with it" },
   "npm exec dms": { proof: "test/cli/pack.test.ts runs the installed package's dms bin" },
+  "npx node": { proof: "test/fresh-clone/fresh-clone.test.ts runs npx node tools/docs/doc-facts.ts --check in the fresh clone" },
   "npx dms": { proof: "test/cli/pack.test.ts runs the installed package's dms bin" },
   "npx dms-simulator": { proof: "test/cli/pack.test.ts runs the installed package's dms-simulator bin" },
   "npx @stoplight/prism-cli": { proof: "test/mock/bare-prism.test.ts runs Prism's own CLI on the bundle, static and dynamic" },

@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { expect, it } from "vitest";
 import { checkJsonBounds } from "../../src/local-server/bounds.js";
-import { createOpenApiValidator } from "../../src/simulator/core/openapi-validator.js";
+import { createOpenApiValidator } from "../support/openapi-validator.js";
 import { deref } from "../../src/shared/walk.js";
 import { document } from "../support/document.js";
 import { SEED } from "./budget.js";

@@ -2,7 +2,7 @@
 // document gives for that status, a body its schema accepts (ajv 2020 with formats, compiled from
 // generated/openapi.json), and for problem details a `type` of the document's table whose status
 // is the answer's. Returns the broken invariants as sentences (empty: the answer is fine).
-import { createOpenApiValidator, describeErrors } from "../../src/simulator/core/openapi-validator.js";
+import { createOpenApiValidator, describeErrors } from "../support/openapi-validator.js";
 import { deref, listOperations } from "../../src/shared/walk.js";
 import { document } from "../support/document.js";
 import type { Answer } from "./targets.js";

@@ -14,7 +14,7 @@
 import fc from "fast-check";
 import { checkJsonBounds, REQUEST_BOUNDS } from "../../src/local-server/bounds.js";
 import { SEED_IDS } from "../../src/simulator/core/seed.js";
-import { createOpenApiValidator } from "../../src/simulator/core/openapi-validator.js";
+import { createOpenApiValidator } from "../support/openapi-validator.js";
 import { deref, listOperations, type OperationEntry } from "../../src/shared/walk.js";
 import { document } from "../support/document.js";
 import { anyText, arbitraryFor, flatten } from "./schema-arbitrary.js";

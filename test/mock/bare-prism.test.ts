@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deref } from "../../src/shared/walk.js";
 import { freePort } from "../support/free-port.js";
-import { createOpenApiValidator, describeErrors } from "../../src/simulator/core/openapi-validator.js";
+import { createOpenApiValidator, describeErrors } from "../support/openapi-validator.js";
 import { document, ROOT } from "../support/document.js";
 
 const DYNAMIC_ROUNDS = 12;

@@ -9,7 +9,7 @@ import { StorageError, type Persistence, type StateChange } from "../../src/simu
 import { createSimulator, SEED_IDS, SimulatorControlError, type Simulator } from "../../src/simulator/node/index.js";
 import type { State } from "../../src/simulator/core/model.js";
 import { MAX_REVISIONS_KEPT, PROGRESSION } from "../../src/simulator/core/lifecycle.js";
-import { createOpenApiValidator, describeErrors } from "../../src/simulator/core/openapi-validator.js";
+import { createOpenApiValidator, describeErrors } from "../support/openapi-validator.js";
 import { deref, document, operationById } from "../support/document.js";
 import { API_KEY, Client } from "./support.js";
 

@@ -2,7 +2,7 @@
 // (fresh seed, every seeded revision, after patches), and the documented problem+json responses
 // for 401, 404, 415, 400 and 422, whose `errors` name the violated fields.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOpenApiValidator, describeErrors } from "../../src/simulator/core/openapi-validator.js";
+import { createOpenApiValidator, describeErrors } from "../support/openapi-validator.js";
 import { SEED_IDS } from "../../src/simulator/core/seed.js";
 import type { RunningSimulator } from "../../src/simulator/node/index.js";
 import { deref, document, operationById, operations, type Operation } from "../support/document.js";

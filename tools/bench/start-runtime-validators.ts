@@ -5,7 +5,7 @@
 // load what was built from them (dist/) in their place, as the simulator it measures does.
 import document from "../../generated/openapi.json" with { type: "json" };
 import * as walk from "../../src/shared/walk.ts";
-import { createOpenApiValidator } from "../../src/simulator/core/openapi-validator.ts";
+import { createOpenApiValidator } from "../../test/support/openapi-validator.ts";
 import { validatorSchemas } from "../build/validator-keys.ts";
 
 const schemas = validatorSchemas(document as unknown as walk.OpenApiDocument, walk);

@@ -4,7 +4,7 @@
 // own besides (a port, a prefix). The error names the option in a field, so an entry can say it
 // its own way (the CLI names the flag) without reading the message. No Node imports.
 import { headerValueProblem } from "../../shared/header-value.js";
-import { openApiDocument } from "./document.js";
+import { openApiDocument } from "../../shared/document.js";
 import { type FaultKind, type FaultRule, Faults, type Latency, MAX_PENDING_FAULTS } from "./faults.js";
 import { describeOperations } from "./validate.js";
 

@@ -4,7 +4,7 @@
 // service workers (MSW) and tests as it does behind node:http.
 import type { Persistence } from "./changes.js";
 import { CONTROL_ROUTES, type ControlActionName, controlActions, type SimulatorStatus } from "./control.js";
-import { openApiDocument } from "./document.js";
+import { openApiDocument } from "../../shared/document.js";
 import { fetchOver, type FetchLike } from "./fetch.js";
 import { createRouter, type Router } from "./router.js";
 import type { FailureStatus, State } from "./model.js";
