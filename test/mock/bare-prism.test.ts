@@ -7,7 +7,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deref } from "../../src/shared/walk.js";
+import { deref, toPointer } from "../../src/shared/walk.js";
 import { freePort } from "../support/free-port.js";
 import { createOpenApiValidator, describeErrors } from "../support/openapi-validator.js";
 import { document, ROOT } from "../support/document.js";
@@ -74,11 +74,10 @@ async function send(baseUrl: string, operation: Operation): Promise<{ status: nu
 
 function responseSchemaPointer(operation: Operation, status: string): string {
   const template = Object.keys(document.paths).find((t) => (document.paths as any)[t][operation.method.toLowerCase()]?.operationId === operation.id)!;
-  const escaped = template.replaceAll("~", "~0").replaceAll("/", "~1");
   const response = deref(document, (document.paths as any)[template][operation.method.toLowerCase()].responses[status]);
   const media = Object.keys(response.content)[0]!;
   const schema = response.content[media].schema;
-  return schema.$ref ?? `#/paths/${escaped}/${operation.method.toLowerCase()}/responses/${status}/content/${media.replace("/", "~1")}/schema`;
+  return schema.$ref ?? `#${toPointer(["paths", template, operation.method.toLowerCase(), "responses", status, "content", media, "schema"])}`;
 }
 
 /**
