@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
+import { browserBundle } from "./support/browser-bundle.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumAvailable, launchChromium } from "./support/docs-browser.js";
 import { type LocalServer, sendJson, startLocalServer } from "./client/local-server.js";
@@ -110,17 +111,7 @@ function apiServer(files: Record<string, string> = {}): Promise<LocalServer> {
 }
 
 async function bundle(contents: string, resolveDir: string) {
-  const result = await build({
-    stdin: { contents, resolveDir, loader: "ts", sourcefile: "entry.ts" },
-    bundle: true,
-    minify: true,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    write: false,
-    logLevel: "silent",
-  });
-  const text = result.outputFiles[0]!.text;
+  const { text } = await browserBundle({ contents, resolveDir }, { minify: true });
   return { text, bytes: Buffer.byteLength(text), gzip: gzipSync(text).length };
 }
 

@@ -12,7 +12,8 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { build, type BuildFailure, type Message } from "esbuild";
+import type { BuildFailure, Message } from "esbuild";
+import { browserBundle } from "../support/browser-bundle.js";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumAvailable, CHROMIUM_PATH, launchChromium } from "../support/docs-browser.js";
@@ -107,18 +108,8 @@ const MSW_VERSION = JSON.parse(readFileSync(join(ROOT, "node_modules/msw/package
 /** Bundles a script of the consumer project for the browser; esbuild's messages as text when it fails. */
 async function bundle(entry: string): Promise<{ code: string } | { errors: string }> {
   try {
-    const result = await build({
-      entryPoints: [join(consumer, entry)],
-      absWorkingDir: consumer,
-      bundle: true,
-      write: false,
-      platform: "browser",
-      format: "iife",
-      target: "es2022",
-      minify: true,
-      logLevel: "silent",
-    });
-    return { code: result.outputFiles[0]!.text };
+    const result = await browserBundle({ entry: join(consumer, entry), absWorkingDir: consumer }, { format: "iife", minify: true });
+    return { code: result.text };
   } catch (error) {
     const messages: Message[] = (error as BuildFailure).errors ?? [];
     return { errors: messages.map((m) => `${m.location?.file ?? ""}:${m.location?.line ?? ""} ${m.text}`).join("\n") || String(error) };

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { browserBundle } from "../support/browser-bundle.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { ROOT } from "../support/document.js";
 import { typeCheck } from "../support/tsc.js";
@@ -15,21 +15,13 @@ const work = mkdtempSync(join(tmpdir(), "dms-core-bundle-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function bundle(entry: string, outfile?: string) {
-  return build({
-    entryPoints: [join(ROOT, entry)],
-    bundle: true,
-    platform: "browser",
-    format: "esm",
-    metafile: true,
-    logLevel: "silent",
-    ...(outfile ? { outfile } : { write: false }),
-  });
+  return browserBundle({ entry: join(ROOT, entry) }, outfile ? { outfile } : {});
 }
 
 describe("the simulator core in a browser bundle", () => {
   it("src/simulator/core/index.ts bundles for platform browser with no node: module among its inputs", async () => {
+    // esbuild rejects on any error, so reaching the next line means it bundled.
     const result = await bundle("src/simulator/core/index.ts");
-    expect(result.errors).toEqual([]);
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.some((i) => i.includes("src/simulator/core/simulator.ts"))).toBe(true);
     expect(inputs.filter((i) => i.startsWith("node:") || i.includes("/node/"))).toEqual([]);
