@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Browser } from "playwright-core";
-import { createServer, preview, type ViteDevServer } from "vite";
+import { createServer, type PluginOption, preview, type ServerOptions, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { CHROMIUM_PATH, chromiumAvailable, launchChromium } from "../support/docs-browser.js";
 import type { SimulatorPlugin, simulatorPlugin as SimulatorPluginFn } from "../../src/vite/index.js";
@@ -35,6 +35,19 @@ async function startVite(): Promise<ViteDevServer> {
     configFile: join(app, "vite.config.ts"),
     logLevel: "silent",
     server: { host: "127.0.0.1", port: 0, strictPort: false, watch: null },
+  });
+  await vite.listen();
+  return vite;
+}
+
+/** A dev server of the app with only these plugins (no config file), listening on a free port. */
+async function startViteWith(plugins: PluginOption[], server: ServerOptions = {}): Promise<ViteDevServer> {
+  const vite = await createServer({
+    root: app,
+    configFile: false,
+    logLevel: "silent",
+    plugins,
+    server: { host: "127.0.0.1", port: 0, watch: null, ...server },
   });
   await vite.listen();
   return vite;
@@ -111,14 +124,7 @@ describe("simulatorPlugin in vite dev (the packed package)", () => {
     expect((await fetch(`${origin}/dms/v2/deployments?limit=1`)).status).toBe(200);
     const { simulatorPlugin } = (await import(pluginUrl)) as { simulatorPlugin: typeof SimulatorPluginFn };
     const keyed = simulatorPlugin({ prefix: "/keyed", apiKeys: ["right"] });
-    const vite = await createServer({
-      root: app,
-      configFile: false,
-      logLevel: "silent",
-      plugins: [keyed],
-      server: { host: "127.0.0.1", port: 0, watch: null },
-    });
-    await vite.listen();
+    const vite = await startViteWith([keyed]);
     try {
       expect((await fetch(`${originOf(vite)}/keyed/v2/deployments`)).status).toBe(401);
       expect((await fetch(`${originOf(vite)}/keyed/v2/deployments`, { headers: { "x-api-key": "wrong" } })).status).toBe(401);
@@ -146,14 +152,7 @@ describe("simulatorPlugin in vite dev (the packed package)", () => {
     const { simulatorPlugin } = (await import(pluginUrl)) as { simulatorPlugin: typeof SimulatorPluginFn };
     for (const allowedHosts of [["app.test"], true] as const) {
       const plugin = simulatorPlugin({ prefix: "/named" });
-      const vite = await createServer({
-        root: app,
-        configFile: false,
-        logLevel: "silent",
-        plugins: [plugin],
-        server: { host: "127.0.0.1", port: 0, watch: null, allowedHosts: allowedHosts === true ? true : [...allowedHosts] },
-      });
-      await vite.listen();
+      const vite = await startViteWith([plugin], { allowedHosts: allowedHosts === true ? true : [...allowedHosts] });
       try {
         const base = `${originOf(vite)}/named/v2/deployments/${DEPLOYMENT_ID}`;
         const port = new URL(base).port;
@@ -225,14 +224,7 @@ describe("simulatorPlugin in vite dev (the packed package)", () => {
     const fresh = (await import(`${pluginUrl}?instance=${Date.now()}`)) as { simulatorPlugin: typeof SimulatorPluginFn };
     const again = fresh.simulatorPlugin({ prefix: "/dms", defaultApiKey: "dev", stepSeconds: 1, seedDeployments: 5 });
     expect(await again.api.simulator()).toBe(await pluginOf(server).api.simulator());
-    const other = await createServer({
-      root: app,
-      configFile: false,
-      logLevel: "silent",
-      plugins: [again],
-      server: { host: "127.0.0.1", port: 0, watch: null },
-    });
-    await other.listen();
+    const other = await startViteWith([again]);
     try {
       const seen = await json(`${originOf(other)}/dms/v2/deployments/${DEPLOYMENT_ID}`);
       expect(seen.body.latest_revision_id).toBe(latest);
@@ -275,14 +267,7 @@ describe("simulatorPlugin in vite dev (the packed package)", () => {
   it("keeps the state in a file with `state`, and a state file it cannot use stops the server with its reason", async () => {
     const { simulatorPlugin } = (await import(pluginUrl)) as { simulatorPlugin: typeof SimulatorPluginFn };
     const first = simulatorPlugin({ prefix: "/saved", state: "state/sim.db", seedDeployments: 3 });
-    const vite = await createServer({
-      root: app,
-      configFile: false,
-      logLevel: "silent",
-      plugins: [first],
-      server: { host: "127.0.0.1", port: 0, watch: null },
-    });
-    await vite.listen();
+    const vite = await startViteWith([first]);
     const base = `${originOf(vite)}/saved`;
     const [seeded] = (await json(`${base}/v2/deployments?limit=1`)).body.resources;
     const patched = await json(`${base}/v2/deployments/${seeded.id}`, {
@@ -320,8 +305,7 @@ describe("simulatorPlugin in vite dev (the packed package)", () => {
 
     const { simulatorPlugin } = (await import(pluginUrl)) as { simulatorPlugin: typeof SimulatorPluginFn };
     const slow = simulatorPlugin({ prefix: "/slow", latency: 400 });
-    const vite = await createServer({ root: app, configFile: false, logLevel: "silent", plugins: [slow], server: { host: "127.0.0.1", port: 0, watch: null } });
-    await vite.listen();
+    const vite = await startViteWith([slow]);
     try {
       const started = performance.now();
       expect((await json(`${originOf(vite)}/slow/v2/deployments?limit=1`)).status).toBe(200);
