@@ -8,7 +8,10 @@
 import { TERMINAL_REVISION_STATUSES } from "../../generated/constants.js";
 import { headerValueProblem } from "../shared/header-value.js";
 import { openApiDocument } from "../shared/document.js";
-import { createSimulator, type Simulator } from "../simulator/core/index.js";
+import { clockBar, clocks, running, showClock, sim } from "./clock.js";
+import { copyBlock, h, showAnswer } from "./dom.js";
+import { datalistFor, followNewRevision, harvest, offer, revisionConsoles } from "./id-suggestions.js";
+import { STYLE } from "./style.js";
 import { asClientCall, asCurl, type FilledRequest, headersOf, type ConsoleOperation, operationSpecs, targetOf } from "./requests.js";
 
 const BASE_URL = String((openApiDocument as { servers?: { url?: string }[] }).servers?.[0]?.url ?? "https://api.example.com").replace(/\/+$/, "");
@@ -16,177 +19,6 @@ const GUIDE_SECTION = "section/deploy-and-follow-a-revision";
 const STATEMENT =
   "Answers come from the simulator running inside this page: nothing is sent over the network (the page's policy forbids it). " +
   "What you change lasts until the page is closed; Reset returns to the seed.";
-
-// The simulated clock: the real one while it runs, held still while paused.
-let running = true;
-let heldAt = 0;
-let pausedFor = 0;
-const now = () => (running ? Date.now() : heldAt) - pausedFor;
-
-let simulator: Simulator | undefined;
-const sim = () => (simulator ??= createSimulator({ now }));
-
-function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
-  element.append(...children);
-  return element;
-}
-
-const clocks = new Set<HTMLElement>();
-async function showClock(): Promise<void> {
-  const { now: simulated } = await sim().status();
-  for (const c of clocks) c.textContent = `simulated time ${simulated.replace("T", " ").replace(/\.\d+Z$/, " UTC")}`;
-}
-
-/** The clock and reset controls every console carries (they act on the one simulator). */
-function clockBar(onChange: () => void): HTMLElement {
-  const seconds = h("input", { type: "number", min: "0", step: "1", value: "10", "data-try-advance-seconds": "", "aria-label": "seconds to advance" });
-  const advance = h("button", { type: "button", "data-try-advance": "" }, "Advance");
-  const run = h("input", { type: "checkbox", "data-try-run": "" });
-  run.checked = running;
-  const reset = h("button", { type: "button", "data-try-reset": "" }, "Reset to the seed");
-  const clock = h("span", { class: "try-clock", "data-try-clock": "" });
-  clocks.add(clock);
-  advance.addEventListener("click", async () => {
-    const n = Number(seconds.value);
-    try {
-      await sim().advance(Number.isFinite(n) && n >= 0 ? n : 0);
-    } catch (error) {
-      clock.textContent = String((error as Error).message);
-      return;
-    }
-    await showClock();
-    onChange();
-  });
-  run.addEventListener("change", () => {
-    if (run.checked === running) return;
-    if (running) heldAt = Date.now();
-    else pausedFor += Date.now() - heldAt;
-    running = run.checked;
-    for (const box of document.querySelectorAll<HTMLInputElement>("[data-try-run]")) box.checked = running;
-    void showClock();
-  });
-  reset.addEventListener("click", async () => {
-    await sim().reset();
-    await showClock();
-    onChange();
-  });
-  return h("div", { class: "try-clock-bar" }, h("label", {}, "Clock: advance ", seconds, " s "), advance, h("label", {}, run, " runs"), reset, clock);
-}
-
-function copyBlock(label: string, attribute: string): { element: HTMLElement; set: (text: string) => void } {
-  const pre = h("pre", { [attribute]: "" });
-  const copy = h("button", { type: "button", class: "try-copy" }, "Copy");
-  copy.addEventListener("click", async () => {
-    try {
-      await navigator.clipboard.writeText(pre.textContent ?? "");
-      copy.textContent = "Copied";
-    } catch {
-      // file:// pages may have no clipboard: select the text for Ctrl+C instead.
-      getSelection()?.selectAllChildren(pre);
-      copy.textContent = "Selected";
-    }
-    setTimeout(() => {
-      copy.textContent = "Copy";
-    }, 1500);
-  });
-  const element = h("div", { class: "try-sample" }, h("div", { class: "try-sample-head" }, h("span", {}, label), copy), pre);
-  return { element, set: (text) => (pre.textContent = text) };
-}
-
-/** Formats an answer: the status line, the headers, the body (JSON indented). */
-async function showAnswer(target: HTMLElement, response: Response, started: number): Promise<string> {
-  const text = await response.text();
-  let body = text;
-  try {
-    body = JSON.stringify(JSON.parse(text), null, 2);
-  } catch {}
-  const ms = Math.max(0, performance.now() - started).toFixed(1);
-  const headers = [...response.headers].map(([k, v]) => `${k}: ${v}`).join("\n");
-  target.replaceChildren(
-    h(
-      "p",
-      { class: "try-status" },
-      h("strong", {}, `${response.status} ${response.statusText || ""}`.trim()),
-      ` answered by the in-page simulator in ${ms} ms`,
-    ),
-    h("pre", { class: "try-headers", "data-try-headers": "" }, headers),
-    h("pre", { class: "try-body", "data-try-response-body": "" }, body),
-  );
-  target.dataset.status = String(response.status);
-  target.hidden = false;
-  return text;
-}
-
-const datalistIds = new Map<string, string>();
-const datalistsByParam = new Map<string, Set<HTMLDataListElement>>();
-
-/** The id of a <datalist> offering these values for this parameter (one list per parameter and set of values). */
-function datalistFor(param: string, values: string[]): string {
-  const key = `${param}\n${values.join("\n")}`;
-  let id = datalistIds.get(key);
-  if (!id) {
-    id = `try-list-${datalistIds.size + 1}`;
-    datalistIds.set(key, id);
-    const list = h("datalist", { id }, ...values.map((value) => h("option", { value })));
-    document.body.append(list);
-    if (!datalistsByParam.has(param)) datalistsByParam.set(param, new Set());
-    datalistsByParam.get(param)!.add(list);
-  }
-  return id;
-}
-
-/** Offers an id an answer named (a new revision, say) in every list of that parameter, after the seed's own (at most 100). */
-function offer(param: string, value: string): void {
-  for (const list of datalistsByParam.get(param) ?? []) {
-    if (list.options.length >= 100 || [...list.options].some((o) => o.value === value)) continue;
-    list.append(h("option", { value }));
-  }
-}
-
-/** The consoles that ask for a revision by its deployment and id: each follows the newest revision made in the page. */
-const revisionConsoles: { inputs: Map<string, HTMLInputElement>; refresh: () => void }[] = [];
-
-/**
- * A PATCH in the page created a revision: every console that reads a revision now asks for that
- * one (its deployment too), so "Get a revision" shows what was just deployed instead of the seed's.
- */
-function followNewRevision(deploymentId: string, revisionId: string): void {
-  for (const { inputs, refresh } of revisionConsoles) {
-    inputs.get("deployment_id")!.value = deploymentId;
-    inputs.get("revision_id")!.value = revisionId;
-    refresh();
-  }
-}
-
-/** The path parameter an operation's answers hold ids of: /v2/deployments and /v2/deployments/{deployment_id} both give deployment_id. */
-function idParameterOf(spec: ConsoleOperation, all: ConsoleOperation[]): string | undefined {
-  const own = spec.path.match(/\/\{([^}]+)\}$/)?.[1];
-  if (own) return own;
-  for (const other of all) {
-    const m = other.path.match(/\/\{([^}]+)\}$/);
-    if (m && other.path === `${spec.path}/{${m[1]}}`) return m[1];
-  }
-  return undefined;
-}
-
-/** Offers the ids an answer holds: its resources' ids, and the revision ids a deployment names. */
-function harvest(spec: ConsoleOperation, body: unknown): void {
-  const idParam = idParameterOf(spec, specs);
-  const visit = (value: unknown, depth: number) => {
-    if (depth > 3 || !value || typeof value !== "object") return;
-    if (Array.isArray(value)) {
-      for (const item of value.slice(0, 100)) visit(item, depth + 1);
-      return;
-    }
-    const record = value as Record<string, unknown>;
-    if (idParam && typeof record.id === "string") offer(idParam, record.id);
-    for (const key of ["latest_revision_id", "active_revision_id"]) if (typeof record[key] === "string") offer("revision_id", record[key] as string);
-    for (const inner of Object.values(record)) if (inner && typeof inner === "object") visit(inner, depth + 1);
-  };
-  visit(body, 0);
-}
 
 /** A console for one operation. */
 function operationConsole(spec: ConsoleOperation): HTMLElement {
@@ -242,7 +74,7 @@ function operationConsole(spec: ConsoleOperation): HTMLElement {
       if (response.ok) {
         try {
           const answered = JSON.parse(text);
-          harvest(spec, answered);
+          harvest(spec, specs, answered);
           if (spec.method === "PATCH" && typeof answered?.id === "string" && typeof answered?.latest_revision_id === "string") {
             followNewRevision(answered.id, answered.latest_revision_id);
           }
@@ -341,28 +173,6 @@ function guideConsole(patch: ConsoleOperation): HTMLElement {
     clockBar(() => {}),
   );
 }
-
-const STYLE = `
-.try-console{margin:16px 0 24px;padding:12px 16px;border:1px solid #c9d3e0;border-radius:6px;background:#f7f9fc;font:14px/1.45 system-ui,sans-serif;color:#1f2933}
-.try-console summary{cursor:pointer;font-weight:600;overflow-wrap:anywhere}
-.try-note{margin:8px 0;color:#52606d;font-size:13px}
-.try-params{display:grid;grid-template-columns:repeat(auto-fill,minmax(230px,1fr));gap:8px 12px;margin:8px 0}
-.try-param{display:flex;flex-direction:column;gap:2px;font-size:12px;color:#52606d;min-width:0}
-.try-param input,.try-clock-bar input[type=number]{font:13px ui-monospace,monospace;padding:4px 6px;border:1px solid #b8c4d3;border-radius:4px;min-width:0}
-.try-clock-bar input[type=number]{width:70px}
-.try-body-label{display:flex;flex-direction:column;gap:2px;font-size:12px;color:#52606d}
-.try-console textarea{font:12px/1.4 ui-monospace,monospace;width:100%;box-sizing:border-box;padding:6px;border:1px solid #b8c4d3;border-radius:4px;resize:vertical}
-.try-console button{font:13px system-ui,sans-serif;padding:4px 10px;border:1px solid #8a9bb0;border-radius:4px;background:#fff;cursor:pointer}
-.try-console button.try-send{background:#1d4ed8;border-color:#1d4ed8;color:#fff;font-weight:600}
-.try-console button:disabled{opacity:.6}
-.try-actions{margin:8px 0}
-.try-answer{margin:8px 0;border-top:1px solid #c9d3e0;padding-top:8px}
-.try-console pre{margin:4px 0;padding:8px;background:#fff;border:1px solid #dde3ea;border-radius:4px;font:12px/1.4 ui-monospace,monospace;white-space:pre-wrap;overflow-wrap:anywhere;max-height:320px;overflow:auto}
-.try-clock-bar{display:flex;flex-wrap:wrap;align-items:center;gap:8px;margin:8px 0;font-size:12px;color:#52606d}
-.try-samples{display:grid;grid-template-columns:repeat(auto-fit,minmax(260px,1fr));gap:8px}
-.try-sample-head{display:flex;justify-content:space-between;align-items:center;font-size:12px;color:#52606d}
-.try-log{margin:8px 0;padding-left:20px;font:12px/1.5 ui-monospace,monospace}
-`;
 
 const specs = operationSpecs(openApiDocument);
 
