@@ -5,9 +5,8 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Browser } from "playwright-core";
-import { chromiumAvailable, CHROMIUM_PATH, launchChromium, openOfflinePage, expandTag, showOperation, type OfflinePage } from "../support/docs-browser.js";
+import { describe, expect, test } from "vitest";
+import { chromiumAvailable, CHROMIUM_PATH, docsPageForSuite, expandTag, showOperation } from "../support/docs-browser.js";
 import { document, operations, operationById, deref, ROOT } from "../support/document.js";
 
 const PAGE_HTML = readFileSync(join(ROOT, "generated", "docs", "index.html"), "utf8");
@@ -39,19 +38,8 @@ if (!chromiumAvailable()) {
 }
 
 describe.skipIf(!chromiumAvailable())(`docs page in chromium (${CHROMIUM_PATH}), offline`, () => {
-  let browser: Browser;
-  let docs: OfflinePage;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-    docs = await openOfflinePage(browser);
-    // Everything here shows within a second or two; fail fast rather than at the suite timeout.
-    docs.page.setDefaultTimeout(10_000);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
+  // Everything here shows within a second or two: each step fails within 10 s, not at the suite timeout.
+  const docs = docsPageForSuite();
 
   test("lists every operation in the sidebar, under its tag, with its method", async () => {
     const tags: string[] = document.tags.map((t: any) => t.name);

@@ -6,9 +6,9 @@
 // deploy. One browser, one page load.
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { CHROMIUM_PATH, chromiumAvailable, launchChromium, type OfflinePage, openOfflinePage } from "../support/docs-browser.js";
+import type { Locator, Page } from "playwright-core";
+import { describe, expect, test } from "vitest";
+import { CHROMIUM_PATH, chromiumAvailable, docsPageForSuite } from "../support/docs-browser.js";
 import { tagSlug } from "../../tools/docs/page-document.ts";
 import * as walk from "../../src/shared/walk.js";
 import { deref, document, operationById, operations } from "../support/document.js";
@@ -74,18 +74,7 @@ async function send(element: Locator): Promise<{ status: string; body: any }> {
 if (!chromiumAvailable()) console.warn(`try-it test skipped: no chromium at ${CHROMIUM_PATH}`);
 
 describe.skipIf(!chromiumAvailable())("Try it consoles in the docs page, offline", () => {
-  let browser: Browser;
-  let docs: OfflinePage;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-    docs = await openOfflinePage(browser);
-    docs.page.setDefaultTimeout(10_000);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const docs = docsPageForSuite();
 
   test("every operation, filled and sent through the attributes, answers a documented status with a body valid against its schema", async () => {
     const all = operations();

@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -92,6 +93,45 @@ export async function openOfflinePage(
   await opened.page.goto(url);
   await sidebarGroups(opened.page).first().waitFor();
   return opened;
+}
+
+/**
+ * The docs page opened offline in one Chromium for the tests of a describe block: opened before
+ * them (each step fails within 10 s rather than at the suite timeout), closed after. The returned
+ * object reads the open page, so tests use it as they would the OfflinePage itself.
+ */
+export function docsPageForSuite(): OfflinePage {
+  let browser: Browser | undefined;
+  let opened: OfflinePage | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+    opened = await openOfflinePage(browser);
+    opened.page.setDefaultTimeout(10_000);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  const current = (): OfflinePage => {
+    if (!opened) throw new Error("the docs page is opened in beforeAll: use it inside a test");
+    return opened;
+  };
+  return {
+    get page() {
+      return current().page;
+    },
+    get context() {
+      return current().context;
+    },
+    get outsideRequests() {
+      return current().outsideRequests;
+    },
+    get refusedByPolicy() {
+      return current().refusedByPolicy;
+    },
+    get pageErrors() {
+      return current().pageErrors;
+    },
+  };
 }
 
 /** The sidebar entries of the tags; each expands to its operations when clicked. */
