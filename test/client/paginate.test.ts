@@ -159,8 +159,10 @@ describe("paginate", () => {
     const kept: unknown[] = [];
     const keeping = await heapGrowth(kept);
     expect(server.requests).toHaveLength(2 * (total / 100 + 1));
-    // The control shows the measure can see 10,000 items; the walk itself stays far below it.
-    expect(keeping).toBeGreaterThan(20 * 1024 * 1024);
+    // The control shows the measure can see 10,000 items (about 20 MB of JSON; V8 keeps their
+    // strings one byte a character, so held they measure near that, and half of it is a bound no
+    // heap layout falls under); the walk itself stays far below it.
+    expect(keeping).toBeGreaterThan(10 * 1024 * 1024);
     expect(flat).toBeLessThan(keeping / 4);
   });
 });
