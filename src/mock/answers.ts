@@ -5,7 +5,8 @@
 // front (front.ts) applies them.
 import { STATUS_CODES } from "node:http";
 import { BODY_REQUIRED_DETAIL, fieldDetail, withoutEchoes } from "../local-server/field-details.js";
-import { fieldErrorCode, invalidFieldsDetail, problemDetails } from "../shared/problems.js";
+import type { GateProblem } from "../local-server/gate.js";
+import { fieldErrorCode, invalidFieldsDetail, PROBLEM_TYPES, problemDetails } from "../shared/problems.js";
 import type { Problem, ProblemFieldError } from "../shared/types.js";
 import { toPointer } from "../shared/walk.js";
 import type { PrismViolation } from "./prism.js";
@@ -203,4 +204,30 @@ function firstLine(text: unknown): string | undefined {
   const line = text.split("\n")[0]!.trim();
   if (line === "" || line.length > 300 || /(^|[\s(])\/[\w.-]+\/|\bat [\w.<>]+ \(|node_modules|[A-Za-z]:\\/.test(line)) return undefined;
   return line;
+}
+
+/**
+ * Adds the field errors Prism cannot see, where the simulator puts them: a single-valued query
+ * parameter given twice (first), and an X-Tenant-Id that is not a tenant id (after the
+ * parameters, before the body fields). The document declares the tenant header as a security
+ * scheme, so Prism only checks that an API key is there. An answer that would succeed becomes a 422.
+ */
+export function withFieldErrors(
+  problem: GateProblem | undefined,
+  status: number,
+  repeated: ProblemFieldError[],
+  tenantError: ProblemFieldError | undefined,
+  path: string,
+): GateProblem | undefined {
+  const extra = [...repeated, ...(tenantError ? [tenantError] : [])];
+  if (extra.length === 0) return problem;
+  if (problem?.type === PROBLEM_TYPES.validation.type) {
+    const errors = (problem.errors ?? []).filter((e) => !repeated.some((r) => r.parameter === e.parameter));
+    const parameters = errors.filter((e) => e.parameter !== undefined);
+    const fields = errors.filter((e) => e.parameter === undefined);
+    const all = [...repeated, ...parameters, ...(tenantError ? [tenantError] : []), ...fields];
+    return { ...problem, detail: invalidFieldsDetail(all.length), errors: all };
+  }
+  if (problem || status >= 400) return problem;
+  return problemDetails("validation", invalidFieldsDetail(extra.length), path, extra);
 }

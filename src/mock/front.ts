@@ -20,7 +20,6 @@ import type { AddressInfo } from "node:net";
 import type { RequestBounds } from "../local-server/bounds.js";
 import { checkJsonBounds } from "../local-server/bounds.js";
 import {
-  type GateProblem,
   isEmptyBodyText,
   missingApiKeyProblem,
   parseJsonText,
@@ -31,13 +30,13 @@ import {
 } from "../local-server/gate.js";
 import { createNodeGate, type NodeGate, sendAnswer, sendProblem } from "../local-server/node-gate.js";
 import { corsHeaders, isJsonContentType } from "../local-server/policy.js";
-import { emptyQueryValueErrors, type ParameterShape } from "../local-server/parameter-values.js";
+import { emptyQueryValueErrors } from "../local-server/parameter-values.js";
 import { checkTenantHeader } from "../local-server/tenant.js";
-import { invalidFieldsDetail, PROBLEM_TYPES, problemDetails } from "../shared/problems.js";
-import type { ProblemFieldError } from "../shared/types.js";
-import { type BodyWas, type PrismAnswer, problemFor, requestViolations, violationsHeader } from "./answers.js";
+import { invalidFieldsDetail, problemDetails } from "../shared/problems.js";
+import { type BodyWas, type PrismAnswer, problemFor, requestViolations, violationsHeader, withFieldErrors } from "./answers.js";
+import { queryOf, queryShape } from "./query.js";
 import { exampleForPath, pageWithinLimit } from "./examples.js";
-import { createPrism, type PrismEngine, type PrismOperation, type PrismParameter, type PrismResult } from "./prism.js";
+import { createPrism, type PrismEngine, type PrismOperation, type PrismResult } from "./prism.js";
 
 // Prism fakes data for `dynamic=true` with json-schema-faker, which fails on some of the document's
 // schemas at random (about 4 tries in 10 on a deployment); after this many tries the example is sent.
@@ -209,51 +208,6 @@ async function answerFromPrism(prism: PrismEngine, request: Parameters<PrismEngi
     const { prefer: _dropped, ...headers } = request.headers;
     return prism.request({ ...request, headers: staticPrefer === "" ? headers : { ...headers, prefer: staticPrefer } });
   }
-}
-
-/**
- * Adds the field errors Prism cannot see, where the simulator puts them: a single-valued query
- * parameter given twice (first), and an X-Tenant-Id that is not a tenant id (after the
- * parameters, before the body fields). The document declares the tenant header as a security
- * scheme, so Prism only checks that an API key is there. An answer that would succeed becomes a 422.
- */
-function withFieldErrors(
-  problem: GateProblem | undefined,
-  status: number,
-  repeated: ProblemFieldError[],
-  tenantError: ProblemFieldError | undefined,
-  path: string,
-): GateProblem | undefined {
-  const extra = [...repeated, ...(tenantError ? [tenantError] : [])];
-  if (extra.length === 0) return problem;
-  if (problem?.type === PROBLEM_TYPES.validation.type) {
-    const errors = (problem.errors ?? []).filter((e) => !repeated.some((r) => r.parameter === e.parameter));
-    const parameters = errors.filter((e) => e.parameter !== undefined);
-    const fields = errors.filter((e) => e.parameter === undefined);
-    const all = [...repeated, ...parameters, ...(tenantError ? [tenantError] : []), ...fields];
-    return { ...problem, detail: invalidFieldsDetail(all.length), errors: all };
-  }
-  if (problem || status >= 400) return problem;
-  return problemDetails("validation", invalidFieldsDetail(extra.length), path, extra);
-}
-
-/** A query parameter as the shared parameter rule (src/local-server/parameter-values.ts) reads it. */
-function queryShape(p: PrismParameter): ParameterShape {
-  const schema = p.schema ?? {};
-  const array = schema.type === "array";
-  const typed = array ? schema.items : schema;
-  const type = typeof typed?.type === "string" ? typed.type : Array.isArray(typed?.enum) ? "string" : undefined;
-  return { name: p.name, in: "query", array, coerceTo: type };
-}
-
-/** The query as Prism reads it (a repeated name is a list); a repeated single-valued one keeps its first value. */
-function queryOf(search: URLSearchParams, firstOnly: Set<string>): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = {};
-  for (const name of new Set(search.keys())) {
-    const values = search.getAll(name);
-    query[name] = values.length === 1 || firstOnly.has(name) ? values[0]! : values;
-  }
-  return query;
 }
 
 function headersOf(req: IncomingMessage): Record<string, string> {

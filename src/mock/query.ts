@@ -1,0 +1,24 @@
+// The query of a request to the mock, read two ways: as the shared parameter rule reads each
+// parameter (src/local-server/parameter-values.ts, so an empty or malformed value is refused as the
+// simulator refuses it), and as Prism reads the query (a repeated name is a list).
+import type { ParameterShape } from "../local-server/parameter-values.js";
+import type { PrismParameter } from "./prism.js";
+
+/** A query parameter as the shared parameter rule (src/local-server/parameter-values.ts) reads it. */
+export function queryShape(p: PrismParameter): ParameterShape {
+  const schema = p.schema ?? {};
+  const array = schema.type === "array";
+  const typed = array ? schema.items : schema;
+  const type = typeof typed?.type === "string" ? typed.type : Array.isArray(typed?.enum) ? "string" : undefined;
+  return { name: p.name, in: "query", array, coerceTo: type };
+}
+
+/** The query as Prism reads it (a repeated name is a list); a repeated single-valued one keeps its first value. */
+export function queryOf(search: URLSearchParams, firstOnly: Set<string>): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const name of new Set(search.keys())) {
+    const values = search.getAll(name);
+    query[name] = values.length === 1 || firstOnly.has(name) ? values[0]! : values;
+  }
+  return query;
+}
