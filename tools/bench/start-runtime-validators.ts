@@ -4,11 +4,11 @@
 // It names the simulator's sources (src/), for their types; the bench's hooks (tools/bench/start.ts)
 // load what was built from them (dist/) in their place, as the simulator it measures does.
 import document from "../../generated/openapi.json" with { type: "json" };
-import * as walk from "../../src/shared/walk.ts";
+import type { OpenApiDocument } from "../../src/shared/walk.ts";
 import { createOpenApiValidator } from "../../test/support/openapi-validator.ts";
 import { validatorSchemas } from "../build/validator-keys.ts";
 
-const schemas = validatorSchemas(document as unknown as walk.OpenApiDocument, walk);
+const schemas = validatorSchemas(document as unknown as OpenApiDocument);
 let validator: ReturnType<typeof createOpenApiValidator> | undefined;
 
 export const VALIDATOR_KEYS = Object.freeze([...schemas.keys()]);

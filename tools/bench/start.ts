@@ -8,7 +8,7 @@
 // and the browser bundle of the simulator entry (esbuild, minified, gzipped) with each kind of validator.
 // Prints a markdown table of medians. Environment: BENCH_START_RUNS (default 15). Needs dist/ (npm run bench compiles it).
 import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { build, type Plugin } from "esbuild";
@@ -21,17 +21,18 @@ const RUNS = Number(process.env.BENCH_START_RUNS ?? (QUICK ? 1 : 15));
 const CORE = new URL("../../dist/simulator/core/index.js", import.meta.url).href;
 const RUNTIME_VALIDATORS = new URL("./start-runtime-validators.ts", import.meta.url).href;
 const SRC = new URL("../../src/", import.meta.url).href;
+const TOOLS = new URL("../", import.meta.url).href;
 const DIST = new URL("../../dist/", import.meta.url).href;
 
 /** The compiled twin of a src/ module: src/shared/walk.ts is dist/shared/walk.js. */
 const distTwin = (url: string): string => DIST + url.slice(SRC.length).replace(/\.ts$/, ".js");
 
 // A module hook that answers generated/validators.js with the run-time compiling stand-in, and the
-// src/ modules the stand-in names with their compiled twins.
+// src/ modules the stand-in (and the tools it imports) name with their compiled twins.
 const HOOKS = `export async function resolve(specifier, context, next) {
   const resolved = await next(specifier, context);
   if (resolved.url.endsWith("/generated/validators.js")) return { url: ${JSON.stringify(RUNTIME_VALIDATORS)}, shortCircuit: true };
-  if (context.parentURL === ${JSON.stringify(RUNTIME_VALIDATORS)} && resolved.url.startsWith(${JSON.stringify(SRC)}))
+  if (context.parentURL?.startsWith(${JSON.stringify(TOOLS)}) && resolved.url.startsWith(${JSON.stringify(SRC)}))
     return { url: ${JSON.stringify(DIST)} + resolved.url.slice(${SRC.length}).replace(/\\.ts$/, ".js"), shortCircuit: true };
   return resolved;
 }`;
@@ -92,8 +93,8 @@ async function bundleSize(variant: string): Promise<{ minified: number; gzipped:
       b.onResolve({ filter: /generated\/validators\.js$/ }, () => ({ path: fileURLToPath(RUNTIME_VALIDATORS) }));
       // As in the child processes: the stand-in's src/ modules are bundled from their compiled twins.
       b.onResolve({ filter: /\/src\// }, (args) => {
-        if (args.importer !== fileURLToPath(RUNTIME_VALIDATORS)) return undefined;
-        return { path: fileURLToPath(distTwin(new URL(args.path, RUNTIME_VALIDATORS).href)) };
+        if (!args.importer.startsWith(fileURLToPath(TOOLS))) return undefined;
+        return { path: fileURLToPath(distTwin(new URL(args.path, pathToFileURL(args.importer)).href)) };
       });
     },
   };

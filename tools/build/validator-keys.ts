@@ -1,17 +1,11 @@
 // The request validators the simulator asks for, by key: `body:<operationId>` (the schema of the
 // request body's first media type) and `parameter:<operationId>:<in>:<name>`. Shared by the build
-// (tools/build/validators.ts) and the start-up bench, so both name the same schemas. `walk` is
-// src/shared/walk.ts, passed in: the build imports it from the source, the bench from dist/.
-import type { OpenApiDocument } from "../../src/shared/walk.ts";
-
-/** The two functions of src/shared/walk.ts this module needs. */
-export interface DocumentWalk {
-  deref: typeof import("../../src/shared/walk.ts").deref;
-  listOperations: typeof import("../../src/shared/walk.ts").listOperations;
-}
+// (tools/build/validators.ts) and the start-up bench, so both name the same schemas. (The bench's
+// module hook loads the compiled twin of walk.ts in its place, as the simulator it measures does.)
+import { deref, listOperations, type OpenApiDocument } from "../../src/shared/walk.ts";
 
 /** key -> schema (which may $ref the document's components) */
-export function validatorSchemas(document: OpenApiDocument, { deref, listOperations }: DocumentWalk): Map<string, unknown> {
+export function validatorSchemas(document: OpenApiDocument): Map<string, unknown> {
   const schemas = new Map<string, unknown>();
   for (const { operationId, operation, parameters } of listOperations(document)) {
     for (const p of parameters) schemas.set(`parameter:${operationId}:${p.in}:${p.name}`, p.schema ?? {});

@@ -18,7 +18,6 @@ import addFormatsModule from "ajv-formats";
 import standaloneModule from "ajv/dist/standalone/index.js";
 import { build } from "esbuild";
 import type { OpenApiDocument } from "../../src/shared/walk.ts";
-import * as walk from "../../src/shared/walk.ts";
 import { validatorSchemas } from "./validator-keys.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -42,7 +41,7 @@ export function rewriteRefs(value: unknown): unknown {
 
 /** The standalone ES module text for the document's validators, and their keys in order. */
 export async function compileStandalone(document: OpenApiDocument): Promise<{ keys: string[]; code: string }> {
-  const schemas = validatorSchemas(document, walk);
+  const schemas = validatorSchemas(document);
   const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true, code: { source: true, esm: true } });
   addFormats(ajv);
   ajv.addSchema(rewriteRefs(document) as AnySchema, DOCUMENT_ID);
