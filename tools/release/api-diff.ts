@@ -18,7 +18,6 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { basename, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import * as walk from "../../src/shared/walk.ts";
 import { type Change, compareDocuments } from "./compare.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -92,7 +91,7 @@ const base = await readJson(baseFile, "base");
 const revision = await readJson(revisionFile, "revision");
 const packageVersion: string = values["package-version"] ?? (await readJson(join(root, "package.json"), "package.json")).version;
 
-const changes = compareDocuments(base, revision, walk);
+const changes = compareDocuments(base, revision);
 const breaking = changes.filter((c) => c.impact === "breaking");
 /** The base's and the revision's info.version and package version. */
 interface Versions {
