@@ -21,11 +21,11 @@ import { typeCheck as typeCheckIn } from "../support/tsc.js";
 const DIR = join(ROOT, "test", ".readme-samples", "code-samples");
 const SERVER = String((document as any).servers[0].url).replace(/\/+$/, "");
 
-const documented = withCodeSamples(document, walk);
+const documented = withCodeSamples(document);
 const operations = walk.listOperations(documented).map((entry) => ({ ...entry, samples: entry.operation["x-codeSamples"] as CodeSample[] }));
 const sample = (samples: CodeSample[], label: CodeSample["label"]) => samples.find((s) => s.label === label);
 // The ids the samples take from the document's examples (the simulator's seed has the same ones).
-const ids = exampleIds(document, walk);
+const ids = exampleIds(document);
 const DEPLOYMENT = ids.get("/v2/deployments/{deployment_id} deployment_id")!;
 const REVISION = ids.get("/v2/deployments/{deployment_id}/revisions/{revision_id} revision_id")!;
 const LISTENER = ids.get("/v2/listeners/{listener_id} listener_id")!;
@@ -129,7 +129,7 @@ describe("code samples on every operation (x-codeSamples)", () => {
   test("every TypeScript sample compiles against the package's types; a wrong one does not", async () => {
     const files = Object.fromEntries(operations.map((o) => [`${o.operationId}.ts`, sample(o.samples, "TypeScript")!.source]));
     // The guide section's sample (deployRevision, waitForRevision) too.
-    const guide = String(docsDocument(document, walk).info.description).match(/```ts\n([\s\S]*?)```/)?.[1];
+    const guide = String(docsDocument(document).info.description).match(/```ts\n([\s\S]*?)```/)?.[1];
     expect(guide).toContain("deployRevision(client");
     files["guide.ts"] = guide!;
     expect(await typeCheck(join(DIR, "check"), files)).toBe("");

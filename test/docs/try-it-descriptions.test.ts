@@ -16,7 +16,6 @@ import { CHROMIUM_PATH, chromiumAvailable, launchChromium, openOfflinePage } fro
 import { docsDocument } from "../../tools/docs/page-document.ts";
 import { finishPage, renderWithRedoc, scriptHash } from "../../tools/docs/page-html.ts";
 import { sanitizeDocument, sanitizeMarkdown } from "../../tools/docs/sanitize.ts";
-import * as walk from "../../src/shared/walk.js";
 import { document as bundle } from "../support/document.js";
 
 const ATTACK = [
@@ -93,9 +92,9 @@ describe.skipIf(!chromiumAvailable())("HTML in descriptions, rendered by Redoc i
     dir = await mkdtemp(join(tmpdir(), "dms-docs-attack-"));
     const [sanitized, raw] = await Promise.all([
       // As the build does it, with the script element too.
-      renderWithRedoc(docsDocument(withAttack(bundle, SCRIPT), walk)),
+      renderWithRedoc(docsDocument(withAttack(bundle, SCRIPT))),
       // The sanitizer skipped: only the policy stands (a script element would stop finishPage).
-      renderWithRedoc(withCodeSamples(withAttack(bundle), walk)),
+      renderWithRedoc(withCodeSamples(withAttack(bundle))),
     ]);
     await writeFile(join(dir, "sanitized.html"), finishPage(sanitized, undefined));
     await writeFile(join(dir, "raw.html"), finishPage(raw, undefined));

@@ -14,7 +14,6 @@ import { join, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { stringify } from "yaml";
-import * as walk from "../../src/shared/walk.ts";
 import type { DocumentNode } from "../../src/shared/walk.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -202,7 +201,7 @@ if (withDocs) {
   const consoleScript = await bundleConsole();
   const consoleHash = createHash("sha256").update(consoleScript).digest("hex");
   await step("docs", docHash + (await hashOf(docsInputs)) + consoleHash + (await toolVersion("@redocly/cli")), ["docs/index.html"], async () => {
-    const forPage = docsDocument(JSON.parse(await readFile(bundled, "utf8")), walk);
+    const forPage = docsDocument(JSON.parse(await readFile(bundled, "utf8")));
     await writeFile(join(outDir, "docs", "index.html"), finishPage(await renderWithRedoc(forPage), consoleScript));
   });
 }

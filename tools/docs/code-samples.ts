@@ -7,8 +7,7 @@
 // generated/openapi.json stays the hand-written document.
 //
 //   node tools/docs/code-samples.ts [--out FILE]   the bundle with samples (stdout without --out)
-import type * as Walk from "../../src/shared/walk.ts";
-import type { DocumentNode, OpenApiDocument, OperationEntry } from "../../src/shared/walk.ts";
+import { deref, type DocumentNode, listOperations, type OpenApiDocument, type OperationEntry } from "../../src/shared/walk.ts";
 import {
   API_KEY_VARIABLE,
   clientCall,
@@ -74,16 +73,16 @@ function deployFlags(body: unknown): string[] | undefined {
 }
 
 /** The bundle (generated/openapi.json) with `x-codeSamples` on every operation; the input is not changed. */
-export function withCodeSamples<T extends OpenApiDocument>(bundle: T, walk: typeof Walk): T {
+export function withCodeSamples<T extends OpenApiDocument>(bundle: T): T {
   const document = structuredClone(bundle);
   const servers = document.servers as { url?: string }[] | undefined;
   const baseUrl = String(servers?.[0]?.url ?? "http://127.0.0.1:4010").replace(/\/+$/, "");
-  const ids = exampleIds(document, walk);
+  const ids = exampleIds(document);
   const revisionFields = document.components?.schemas?.DeploymentPatch?.["x-revision-fields"] ?? [];
-  for (const entry of walk.listOperations(document)) {
-    const request = exampleRequest(document, walk, entry, ids);
+  for (const entry of listOperations(document)) {
+    const request = exampleRequest(document, entry, ids);
     const samples: CodeSample[] = [
-      { lang: "Shell", label: "curl", source: curlSample(document, walk, entry, request, baseUrl) },
+      { lang: "Shell", label: "curl", source: curlSample(document, entry, request, baseUrl) },
       { lang: "TypeScript", label: "TypeScript", source: typeScriptSample(entry, request, baseUrl, revisionFields) },
     ];
     const dms = DMS_COMMANDS[entry.operationId]?.(request);
@@ -99,10 +98,10 @@ export function withCodeSamples<T extends OpenApiDocument>(bundle: T, walk: type
  * `{deployment_id}`), preferring a field named like the parameter (`provider_id`) to `id`; else a
  * field of that name (or ending in `_<name>`) in the operation's own response example.
  */
-export function exampleIds(document: OpenApiDocument, walk: typeof Walk): Map<string, string> {
-  const byPath = new Map(walk.listOperations(document).map((e) => [`${e.method} ${e.path}`, e]));
+export function exampleIds(document: OpenApiDocument): Map<string, string> {
+  const byPath = new Map(listOperations(document).map((e) => [`${e.method} ${e.path}`, e]));
   const ids = new Map<string, string>();
-  for (const entry of walk.listOperations(document)) {
+  for (const entry of listOperations(document)) {
     for (const param of entry.parameters.filter((p: Json) => p.in === "path")) {
       const key = `${entry.path} ${param.name}`;
       const own = param.example ?? Object.values<Json>(param.examples ?? {})[0]?.value;
@@ -112,9 +111,9 @@ export function exampleIds(document: OpenApiDocument, walk: typeof Walk): Map<st
       }
       const collection = entry.path.slice(0, entry.path.indexOf(`/{${param.name}}`));
       const list = byPath.get(`get ${collection}`);
-      const items = list ? asItems(successExample(document, walk, list.operation)) : [];
+      const items = list ? asItems(successExample(document, list.operation)) : [];
       const item = items[0];
-      const value = item?.[param.name] ?? item?.id ?? findField(successExample(document, walk, entry.operation), param.name);
+      const value = item?.[param.name] ?? item?.id ?? findField(successExample(document, entry.operation), param.name);
       if (value !== undefined) ids.set(key, String(value));
     }
   }
@@ -147,21 +146,21 @@ function findField(value: unknown, name: string): string | undefined {
 }
 
 /** The first example of the operation's success response (JSON). */
-function successExample(document: OpenApiDocument, walk: typeof Walk, operation: Json): unknown {
+function successExample(document: OpenApiDocument, operation: Json): unknown {
   const status = Object.keys(operation.responses ?? {}).find((s) => /^2/.test(s));
-  const media = status ? walk.deref(document, operation.responses[status])?.content?.["application/json"] : undefined;
-  return firstExample(document, walk, media);
+  const media = status ? deref(document, operation.responses[status])?.content?.["application/json"] : undefined;
+  return firstExample(document, media);
 }
 
-function firstExample(document: OpenApiDocument, walk: typeof Walk, media: Json): unknown {
+function firstExample(document: OpenApiDocument, media: Json): unknown {
   if (!media) return undefined;
   if (media.example !== undefined) return media.example;
   const first = Object.values<Json>(media.examples ?? {})[0];
-  return first ? walk.deref(document, first).value : undefined;
+  return first ? deref(document, first).value : undefined;
 }
 
 /** The request a sample sends: path ids, required query parameters, the first body example. */
-function exampleRequest(document: OpenApiDocument, walk: typeof Walk, entry: OperationEntry, ids: Map<string, string>): ExampleRequest {
+function exampleRequest(document: OpenApiDocument, entry: OperationEntry, ids: Map<string, string>): ExampleRequest {
   const path: Record<string, string> = {};
   const query: Record<string, unknown> = {};
   for (const param of entry.parameters) {
@@ -169,17 +168,17 @@ function exampleRequest(document: OpenApiDocument, walk: typeof Walk, entry: Ope
     else if (param.in === "query" && (param.required || param.example !== undefined))
       query[param.name] = param.example ?? param.schema?.default ?? param.schema?.examples?.[0];
   }
-  const media = entry.operation.requestBody ? walk.deref(document, entry.operation.requestBody)?.content?.["application/json"] : undefined;
-  const body = firstExample(document, walk, media);
+  const media = entry.operation.requestBody ? deref(document, entry.operation.requestBody)?.content?.["application/json"] : undefined;
+  const body = firstExample(document, media);
   return { path, query, body };
 }
 
 /** The header (or query) that carries the key every security alternative of the operation needs. */
-function keyCredential(document: OpenApiDocument, walk: typeof Walk, operation: Json): Json {
+function keyCredential(document: OpenApiDocument, operation: Json): Json {
   const requirements: Record<string, unknown>[] = operation.security ?? document.security ?? [];
   if (requirements.length === 0 || requirements.some((r) => Object.keys(r).length === 0)) return undefined;
   const first = Object.keys(requirements[0]!).find((name) => requirements.every((r) => name in r));
-  return first ? walk.deref(document, document.components?.securitySchemes?.[first]) : undefined;
+  return first ? deref(document, document.components?.securitySchemes?.[first]) : undefined;
 }
 
 function urlOf(baseUrl: string, entry: OperationEntry, request: ExampleRequest): string {
@@ -188,8 +187,8 @@ function urlOf(baseUrl: string, entry: OperationEntry, request: ExampleRequest):
   return `${baseUrl}${path}${search ? `?${search}` : ""}`;
 }
 
-function curlSample(document: OpenApiDocument, walk: typeof Walk, entry: OperationEntry, request: ExampleRequest, baseUrl: string): string {
-  const key = keyCredential(document, walk, entry.operation);
+function curlSample(document: OpenApiDocument, entry: OperationEntry, request: ExampleRequest, baseUrl: string): string {
+  const key = keyCredential(document, entry.operation);
   const headers: string[] = [];
   if (key?.in === "header") headers.push(keyHeaderArgument(key.name));
   if (request.body !== undefined) headers.push(headerArgument("Content-Type", "application/json"));
@@ -238,9 +237,8 @@ function createsRevision(body: unknown, revisionFields: string[]): boolean {
 // As a command: print (or write) the bundle with its samples.
 if (import.meta.main) {
   const { readFile, writeFile } = await import("node:fs/promises");
-  const walk = await import("../../src/shared/walk.ts");
   const bundle = JSON.parse(await readFile(new URL("../../generated/openapi.json", import.meta.url), "utf8"));
-  const text = `${JSON.stringify(withCodeSamples(bundle, walk), null, 2)}\n`;
+  const text = `${JSON.stringify(withCodeSamples(bundle), null, 2)}\n`;
   const out = process.argv.indexOf("--out");
   if (out > 0) await writeFile(process.argv[out + 1]!, text);
   else process.stdout.write(text);

@@ -2,8 +2,7 @@
 // (tools/docs/code-samples.ts), the guide section "Deploy and follow a revision" first among the
 // description's sections, the PATCH and "Get a revision" linked to each other and to the guide, and
 // every description made inert (tools/docs/sanitize.ts). Used by the build, the docs tests and the bench.
-import type * as Walk from "../../src/shared/walk.ts";
-import type { DocumentNode, OpenApiDocument } from "../../src/shared/walk.ts";
+import { type DocumentNode, listOperations, type OpenApiDocument } from "../../src/shared/walk.ts";
 import { withCodeSamples } from "./code-samples.ts";
 import { sanitizeDocument } from "./sanitize.ts";
 
@@ -14,10 +13,10 @@ export const GUIDE_HEADING = "Deploy and follow a revision";
  * The guide at the top of the docs: a PATCH, its new latest_revision_id, "Get a revision" until a
  * terminal state, the client and `dms` doing the same, and a console (src/docs-console) that walks it.
  */
-function guideMarkdown(document: OpenApiDocument, walk: typeof Walk, deploymentId: string): string {
+function guideMarkdown(document: OpenApiDocument, deploymentId: string): string {
   const servers = document.servers as { url?: string }[] | undefined;
   const baseUrl = String(servers?.[0]?.url ?? "").replace(/\/+$/, "");
-  const ops = Object.fromEntries(walk.listOperations(document).map((e) => [e.operationId, e]));
+  const ops = Object.fromEntries(listOperations(document).map((e) => [e.operationId, e]));
   const link = (operationId: string) => {
     const entry = ops[operationId]!;
     return `[${entry.operation.summary}](#/${tagSlug(entry.operation.tags[0])}/${operationId.toLowerCase()})`;
@@ -76,24 +75,23 @@ export function tagSlug(name: string): string {
  * description's sections, the description's "Revisions" section renamed (the Revisions tag has that
  * name in the sidebar), and every description made inert. The input is not changed.
  */
-export function docsDocument<T>(bundle: T, walk: typeof Walk): T {
-  const document = withCodeSamples(bundle as OpenApiDocument, walk);
+export function docsDocument<T>(bundle: T): T {
+  const document = withCodeSamples(bundle as OpenApiDocument);
   const deploymentId =
-    walk
-      .listOperations(document)
+    listOperations(document)
       .find((e) => e.operationId === "patchDeployment")
       ?.operation["x-codeSamples"]?.[0]?.source.match(/deployments\/([\w-]+)/)?.[1] ?? "<deployment_id>";
   const info = document.info as DocumentNode;
   const description = String(info.description ?? "");
   const firstSection = description.search(/^## /m);
-  const guideText = guideMarkdown(document, walk, deploymentId);
+  const guideText = guideMarkdown(document, deploymentId);
   const tags = new Set(((document.tags ?? []) as { name: string }[]).map((t) => t.name.toLowerCase()));
   const renamed = (
     firstSection < 0 ? `${description}\n\n${guideText}` : `${description.slice(0, firstSection)}${guideText}\n${description.slice(firstSection)}`
   ).replace(/^## (.+)$/gm, (line, heading: string) => (tags.has(heading.trim().toLowerCase()) ? `## How ${heading.trim().toLowerCase()} work` : line));
   info.description = renamed;
   // The PATCH and "Get a revision" point at each other and at the guide.
-  const entries = Object.fromEntries(walk.listOperations(document).map((e) => [e.operationId, e.operation]));
+  const entries = Object.fromEntries(listOperations(document).map((e) => [e.operationId, e.operation]));
   const href = (operationId: string) => `#/${tagSlug(entries[operationId].tags[0])}/${operationId.toLowerCase()}`;
   const guide = `[${GUIDE_HEADING}](#/section/${tagSlug(GUIDE_HEADING)})`;
   if (entries.patchDeployment && entries.getRevision) {
