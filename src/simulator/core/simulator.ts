@@ -1,5 +1,5 @@
 // createSimulator: the stateful simulator as a value, with no port. It wires the core together
-// (store, lifecycle, routes, validation, handler) and offers it as a fetch function and as methods.
+// (store, lifecycle, writer, router, validation) and offers it as a fetch function and as methods.
 // Persistence is an adapter passed in; the core imports nothing from Node, so it runs in browsers,
 // service workers (MSW) and tests as it does behind node:http.
 import type { Persistence } from "./changes.js";

@@ -1,5 +1,6 @@
 // The simulator's entry point in Node ("deployment-management-api/simulator"): the in-process core
-// (createSimulator) and the same core on a port (startSimulator). Browsers get core.ts instead.
+// (createSimulator) and the same core on a port (startSimulator). Browser bundlers get the core
+// entry instead (src/simulator/core/index.ts, through the package's "browser" export condition).
 // The state file's module is re-exported through declared types only, so the entry's declarations
 // name nothing from @types/node and type-check in a project without it.
 import type { Persistence } from "../core/changes.js";
