@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { createNodeGate, sendAnswer } from "../local-server/node-gate.js";
+import { createNodeGate, SERVER_TIME_BOUNDS, sendAnswer } from "../local-server/node-gate.js";
 import { createMcpServer, type McpServerOptions } from "./server.js";
 
 const MCP_PATH = "/mcp";
@@ -54,7 +54,7 @@ export async function serveHttp(options: McpServerOptions & { port: number }): P
     await transport.handleRequest(req, res, message);
   }
 
-  const http = createServer((req, res) => {
+  const http = createServer(SERVER_TIME_BOUNDS, (req, res) => {
     handle(req, res).catch(() => {
       // A request that failed half-way gets a bare 500, and the server goes on.
       if (!res.headersSent) res.writeHead(500);

@@ -28,7 +28,7 @@ import {
   repeatedParameterErrors,
   unsupportedMediaType,
 } from "../local-server/gate.js";
-import { createNodeGate, type NodeGate, sendAnswer, sendProblem } from "../local-server/node-gate.js";
+import { createNodeGate, type NodeGate, SERVER_TIME_BOUNDS, sendAnswer, sendProblem } from "../local-server/node-gate.js";
 import { corsHeaders, isJsonContentType } from "../local-server/policy.js";
 import { emptyQueryValueErrors } from "../local-server/parameter-values.js";
 import { checkTenantHeader } from "../local-server/tenant.js";
@@ -102,7 +102,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       },
     );
   };
-  const server = http.createServer((req, res) => serve(req, res, false));
+  const server = http.createServer(SERVER_TIME_BOUNDS, (req, res) => serve(req, res, false));
   // `Expect: 100-continue` (curl sends it with large bodies): the go-ahead is given only when the
   // request passes the gate, so a refused upload is never sent.
   server.on("checkContinue", (req, res) => serve(req, res, true));

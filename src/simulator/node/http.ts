@@ -1,7 +1,7 @@
 // The node:http adapter: serves a core handler on a port, each request through serve.ts (the
 // local-server gate, then the core), the same path the Vite plugin's prefix takes.
 import { createServer, type Server } from "node:http";
-import { createNodeGate } from "../../local-server/node-gate.js";
+import { createNodeGate, SERVER_TIME_BOUNDS } from "../../local-server/node-gate.js";
 import type { LocalServerPolicy } from "../../local-server/policy.js";
 import type { Router } from "../core/router.js";
 import { serveSimulatorRequest } from "./serve.js";
@@ -17,7 +17,7 @@ export interface NodeServerOptions {
 export function createNodeServer({ handle, policy, log, listenHost }: NodeServerOptions): Server {
   const gate = createNodeGate({ policy, serverName: "simulator", ...(listenHost !== undefined ? { listenHost } : {}) });
   const logError = (error: unknown) => log?.(`error: ${(error as Error)?.stack ?? String(error)}`);
-  const server = createServer((req, res) => serveSimulatorRequest(req, res, { gate, handle, log, logError }));
+  const server = createServer(SERVER_TIME_BOUNDS, (req, res) => serveSimulatorRequest(req, res, { gate, handle, log, logError }));
   // A client that asks before uploading (Expect: 100-continue, as curl does for large bodies) is
   // told to go on only when the gate lets the request through; otherwise its answer (a 413, a 403)
   // comes instead and the body is never sent.

@@ -1,0 +1,75 @@
+// Every local Node server bounds how long receiving one request may take (SERVER_TIME_BOUNDS in
+// src/local-server/node-gate.ts): a client that sends part of its headers, or a body more slowly
+// than the bound, loses the connection instead of holding it open. Raw sockets, because fetch and
+// node:http send a request whole.
+import { connect, type Socket } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDeploymentsClient } from "../../src/client/client.js";
+import { SERVER_TIME_BOUNDS } from "../../src/local-server/node-gate.js";
+import { serveHttp } from "../../src/mcp/http.js";
+import { startMock } from "../../src/mock/front.js";
+import { startSimulator } from "../../src/simulator/node/index.js";
+
+const servers: { name: string; url: string; close: () => Promise<void> }[] = [];
+
+beforeAll(async () => {
+  const simulator = await startSimulator({ port: 0, quiet: true });
+  const mock = await startMock({ port: 0 });
+  const mcp = await serveHttp({ port: 0, client: createDeploymentsClient({ baseUrl: simulator.url, apiKey: "k" }) });
+  servers.push(
+    { name: "simulator", url: simulator.url, close: () => simulator.close() },
+    { name: "mock", url: mock.baseUrl, close: () => mock.close() },
+    { name: "dms mcp --port", url: mcp.url, close: () => mcp.close() },
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+/** Opens a socket, writes `start`, then one more byte every `everyMs`; resolves with what came back and when the server closed it. */
+function trickle(url: string, start: string, everyMs: number): Promise<{ answer: string; closedAfterMs: number }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const socket: Socket = connect(Number(port), hostname, () => socket.write(start));
+    let answer = "";
+    const drip = setInterval(() => socket.writable && socket.write("x"), everyMs);
+    socket.on("data", (chunk) => (answer += chunk.toString("latin1")));
+    socket.on("error", () => undefined);
+    socket.on("close", () => {
+      clearInterval(drip);
+      resolve({ answer, closedAfterMs: performance.now() - started });
+    });
+    // A hang bound for the test itself, far past the server's.
+    setTimeout(() => {
+      clearInterval(drip);
+      socket.destroy();
+      reject(new Error(`${url}: the server kept a trickling connection open for 60 s`));
+    }, 60_000).unref();
+  });
+}
+
+describe("time bounds of every local Node server", () => {
+  // Both trickles at once, on every server: the file takes as long as the longer bound.
+  it("headers that do not end within their bound, and a body sent more slowly than the request's: the connection is closed", async () => {
+    const slowHeaders = (s: (typeof servers)[number]) => trickle(s.url, `GET ${new URL(s.url).pathname} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: `, 200);
+    const slowBody = (s: (typeof servers)[number]) =>
+      trickle(
+        s.url,
+        `PATCH ${new URL(s.url).pathname.replace(/\/$/, "")}/v2/listeners/x HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Api-Key: k\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`,
+        500,
+      );
+    const [headers, bodies] = await Promise.all([Promise.all(servers.map(slowHeaders)), Promise.all(servers.map(slowBody))]);
+    servers.forEach((s, i) => {
+      const h = headers[i]!;
+      const b = bodies[i]!;
+      // Checked once a second: closed between the bound and a few seconds past it.
+      expect(h.closedAfterMs, `${s.name} headers`).toBeGreaterThanOrEqual(SERVER_TIME_BOUNDS.headersTimeout - 100);
+      expect(h.closedAfterMs, `${s.name} headers`).toBeLessThan(SERVER_TIME_BOUNDS.headersTimeout + 15_000);
+      expect(h.answer === "" || h.answer.startsWith("HTTP/1.1 408"), `${s.name}: ${h.answer}`).toBe(true);
+      expect(b.closedAfterMs, `${s.name} body`).toBeGreaterThanOrEqual(SERVER_TIME_BOUNDS.requestTimeout - 100);
+      expect(b.closedAfterMs, `${s.name} body`).toBeLessThan(SERVER_TIME_BOUNDS.requestTimeout + 15_000);
+    });
+  }, 90_000);
+});
