@@ -62,10 +62,11 @@ export interface NodeGate {
 
 /**
  * The time bounds every local Node server sets on its node:http server (the simulator's port, the
- * mock's front, dms mcp --port), so a client that trickles bytes cannot hold a connection: a
- * request's headers must arrive within 5 s of its first byte and the whole request (the body is
- * at most 1 MiB: 15 s is 0.6 Mbit/s) within 15 s, checked every second. They bound receiving a request only; an
- * answer that takes longer (a deploy an MCP client waits for) is not cut.
+ * mock's front, dms mcp --port), so a client that trickles bytes cannot hold a connection: its
+ * request headers must arrive within 5 s (a connection that sends nothing is closed then too), and
+ * the whole request within 15 s (a body is at most 1 MiB: 0.6 Mbit/s), checked every second. They
+ * bound receiving a request only; an answer that takes longer (a deploy an MCP client waits for)
+ * is not cut.
  */
 export const SERVER_TIME_BOUNDS = Object.freeze({ headersTimeout: 5_000, requestTimeout: 15_000, connectionsCheckingInterval: 1_000 });
 

@@ -1,7 +1,7 @@
 // Every local Node server bounds how long receiving one request may take (SERVER_TIME_BOUNDS in
-// src/local-server/node-gate.ts): a client that sends part of its headers, or a body more slowly
-// than the bound, loses the connection instead of holding it open. Raw sockets, because fetch and
-// node:http send a request whole.
+// src/local-server/node-gate.ts): a client that sends nothing, part of its headers, or a body more
+// slowly than the bound loses the connection instead of holding it open. Raw sockets, because
+// fetch and node:http send a request whole.
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDeploymentsClient } from "../../src/client/client.js";
@@ -32,7 +32,7 @@ function trickle(url: string, start: string, everyMs: number): Promise<{ answer:
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const socket: Socket = connect(Number(port), hostname, () => socket.write(start));
+    const socket: Socket = connect(Number(port), hostname, () => start !== "" && socket.write(start));
     let answer = "";
     const drip = setInterval(() => socket.writable && socket.write("x"), everyMs);
     socket.on("data", (chunk) => (answer += chunk.toString("latin1")));
@@ -52,7 +52,7 @@ function trickle(url: string, start: string, everyMs: number): Promise<{ answer:
 
 describe("time bounds of every local Node server", () => {
   // Both trickles at once, on every server: the file takes as long as the longer bound.
-  it("headers that do not end within their bound, and a body sent more slowly than the request's: the connection is closed", async () => {
+  it("no byte, headers that do not end within their bound, or a body sent more slowly than the request's: the connection is closed", async () => {
     const slowHeaders = (s: (typeof servers)[number]) => trickle(s.url, `GET ${new URL(s.url).pathname} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: `, 200);
     const slowBody = (s: (typeof servers)[number]) =>
       trickle(
@@ -60,10 +60,20 @@ describe("time bounds of every local Node server", () => {
         `PATCH ${new URL(s.url).pathname.replace(/\/$/, "")}/v2/listeners/x HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Api-Key: k\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`,
         500,
       );
-    const [headers, bodies] = await Promise.all([Promise.all(servers.map(slowHeaders)), Promise.all(servers.map(slowBody))]);
+    // A connection that never sends a byte.
+    const silent = (s: (typeof servers)[number]) => trickle(s.url, "", 3_600_000);
+    const [headers, bodies, silences] = await Promise.all([
+      Promise.all(servers.map(slowHeaders)),
+      Promise.all(servers.map(slowBody)),
+      Promise.all(servers.map(silent)),
+    ]);
     servers.forEach((s, i) => {
       const h = headers[i]!;
       const b = bodies[i]!;
+      const quiet = silences[i]!;
+      expect(quiet.closedAfterMs, `${s.name} silent`).toBeGreaterThanOrEqual(SERVER_TIME_BOUNDS.headersTimeout - 100);
+      expect(quiet.closedAfterMs, `${s.name} silent`).toBeLessThan(SERVER_TIME_BOUNDS.headersTimeout + 15_000);
+      expect(quiet.answer === "" || quiet.answer.startsWith("HTTP/1.1 408"), `${s.name} silent: ${quiet.answer}`).toBe(true);
       // Checked once a second: closed between the bound and a few seconds past it.
       expect(h.closedAfterMs, `${s.name} headers`).toBeGreaterThanOrEqual(SERVER_TIME_BOUNDS.headersTimeout - 100);
       expect(h.closedAfterMs, `${s.name} headers`).toBeLessThan(SERVER_TIME_BOUNDS.headersTimeout + 15_000);
