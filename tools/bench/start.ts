@@ -13,6 +13,7 @@ import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { build, type Plugin } from "esbuild";
 import type { SimulatorCore } from "./built.ts";
+import type { HookUrls } from "./runtime-validators-hook.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 // BENCH_QUICK=1: one short round of everything, to prove the bench runs (the fresh-clone test); its numbers mean nothing.
@@ -27,18 +28,11 @@ const DIST = new URL("../../dist/", import.meta.url).href;
 /** The compiled twin of a src/ module: src/shared/walk.ts is dist/shared/walk.js. */
 const distTwin = (url: string): string => DIST + url.slice(SRC.length).replace(/\.ts$/, ".js");
 
-// A module hook that answers generated/validators.js with the run-time compiling stand-in, and the
-// src/ modules the stand-in (and the tools it imports) name with their compiled twins.
-const HOOKS = `export async function resolve(specifier, context, next) {
-  const resolved = await next(specifier, context);
-  if (resolved.url.endsWith("/generated/validators.js")) return { url: ${JSON.stringify(RUNTIME_VALIDATORS)}, shortCircuit: true };
-  if (context.parentURL?.startsWith(${JSON.stringify(TOOLS)}) && resolved.url.startsWith(${JSON.stringify(SRC)}))
-    return { url: ${JSON.stringify(DIST)} + resolved.url.slice(${SRC.length}).replace(/\\.ts$/, ".js"), shortCircuit: true };
-  return resolved;
-}`;
-
 async function child(variant: string): Promise<void> {
-  if (variant === "runtime") (await import("node:module")).register(`data:text/javascript,${encodeURIComponent(HOOKS)}`);
+  if (variant === "runtime") {
+    const urls: HookUrls = { runtimeValidators: RUNTIME_VALIDATORS, tools: TOOLS, src: SRC, dist: DIST };
+    (await import("node:module")).register(new URL("./runtime-validators-hook.ts", import.meta.url), { data: urls });
+  }
   // The PATCH bodies are the document's own examples.
   const { default: document } = await import("../../generated/openapi.json", { with: { type: "json" } });
   const examples: Record<string, { value: unknown }> = document.components.examples;
