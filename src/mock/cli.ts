@@ -6,6 +6,7 @@
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { parseAllowedHost, parseCorsOrigin } from "../local-server/policy.js";
+import { parsePort } from "../local-server/port.js";
 import { type RunningMock, startMock } from "./front.js";
 
 const DOCUMENT = fileURLToPath(new URL("../../generated/openapi.yaml", import.meta.url));
@@ -38,7 +39,7 @@ export async function runMockCli(argv: string[] = process.argv.slice(2), env: No
     }
     options = {
       document: DOCUMENT,
-      port: Number(env.PORT || 4010),
+      port: env.PORT ? parsePort("PORT", env.PORT) : 4010,
       host: env.HOST || "127.0.0.1",
       logLevel: env.LOG_LEVEL || (flags.verbose ? "info" : "silent"),
       allowedHosts: listOption("--allowed-host", flags["allowed-host"], "MOCK_ALLOWED_HOSTS", env, parseAllowedHost),

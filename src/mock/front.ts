@@ -30,6 +30,7 @@ import {
 } from "../local-server/gate.js";
 import { createNodeGate, type NodeGate, SERVER_TIME_BOUNDS, sendAnswer, sendProblem } from "../local-server/node-gate.js";
 import { corsHeaders, isJsonContentType } from "../local-server/policy.js";
+import { checkPortOption } from "../local-server/port.js";
 import { emptyQueryValueErrors } from "../local-server/parameter-values.js";
 import { checkTenantHeader } from "../local-server/tenant.js";
 import { invalidFieldsDetail, problemDetails } from "../shared/problems.js";
@@ -73,6 +74,7 @@ interface Context {
 
 /** Starts the mock: Prism's engine and the front on `port`/`host`. */
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
+  checkPortOption("startMock", options.port);
   const { port = 0, host = "127.0.0.1", logLevel = "silent", document, allowedHosts = [], corsOrigins = [], bounds } = options;
   const prism = await createPrism({ logLevel, ...(document ? { document } : {}) });
   const gate = createNodeGate({ policy: { allowedHosts, corsOrigins }, listenHost: host, serverName: "mock", ...(bounds ? { bounds } : {}) });

@@ -154,7 +154,7 @@ describe("environment and flags", () => {
 
 describe("dms simulate", () => {
   it.concurrent.each([
-    [["--port", "nope"], /--port must be a number/],
+    [["--port", "nope"], /--port takes a port number from 0 to 65535/],
     [["--bogus"], /'--bogus'/],
     [["--cors-origin", "*"], /--cors-origin/],
   ])("%j is a usage error (2) naming the flag, and nothing starts", async (args, message) => {

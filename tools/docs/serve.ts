@@ -5,11 +5,18 @@ import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parsePort } from "../../src/local-server/port.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const page = join(root, "generated", "docs", "index.html");
 const host = process.env.HOST ?? "127.0.0.1";
-const port = Number(process.env.PORT ?? 8080);
+let port = 8080;
+try {
+  if (process.env.PORT) port = parsePort("PORT", process.env.PORT);
+} catch (error) {
+  console.error(`npm run docs: ${(error as Error).message}`);
+  process.exit(2);
+}
 
 const server = createServer(async (request, response) => {
   if (request.method !== "GET" && request.method !== "HEAD") {
@@ -27,6 +34,11 @@ const server = createServer(async (request, response) => {
   }
 });
 
+server.once("error", (error: NodeJS.ErrnoException) => {
+  const reason = error.code === "EADDRINUSE" ? `port ${port} is in use (set PORT to another one)` : error.message;
+  console.error(`npm run docs: cannot listen on ${host}: ${reason}`);
+  process.exit(1);
+});
 server.listen(port, host, () => {
   const address = server.address();
   const actualPort = typeof address === "object" && address ? address.port : port;

@@ -3,6 +3,7 @@
 // DMS_TENANT_ID). The SDK is an optional peer: it is loaded only here, and its absence is one line
 // that says how to install it.
 import { DEFAULT_WAIT } from "../../client/wait-for-revision.js";
+import { parsePort } from "../../local-server/port.js";
 import type { McpServerOptions } from "../../mcp/server.js";
 import { clientFor, readConnection } from "../connection.js";
 import type { Io } from "../output.js";
@@ -16,10 +17,13 @@ function isMissingSdk(error: unknown): boolean {
   return code === "ERR_MODULE_NOT_FOUND" && typeof message === "string" && message.includes(SDK);
 }
 
-function parsePort(raw: string | undefined): number | undefined {
+function portFlag(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
-  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) throw new UsageError("--port takes a port number from 0 to 65535 (0 picks a free one)");
-  return Number(raw);
+  try {
+    return parsePort("--port", raw);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 /** Loads a module that needs the SDK, or says how to install it and answers undefined. */
@@ -37,7 +41,7 @@ async function withSdk<T>(io: Io, load: () => Promise<T>): Promise<T | undefined
 export async function run(args: string[], io: Io): Promise<number> {
   const { values } = parseCommand(args, MCP);
   const pollIntervalMs = parseDuration("--interval", values.interval, DEFAULT_WAIT.intervalMs);
-  const port = parsePort(values.port);
+  const port = portFlag(values.port);
   const connection = readConnection(values, io.env);
   io.redactor.add(connection.apiKey);
   const readOnly = values["read-only"] === true;

@@ -5,6 +5,7 @@
 // Environment: PORT, SIMULATOR_STATE, SIMULATOR_STEP_SECONDS, SIMULATOR_SEED_DEPLOYMENTS, SIMULATOR_API_KEYS (comma-separated).
 import { parseArgs } from "node:util";
 import { parseAllowedHost, parseCorsOrigin } from "../../local-server/policy.js";
+import { parsePort } from "../../local-server/port.js";
 import { flagLines, flagsSynopsis, parseOptions } from "../../shared/flag-table.js";
 import { SimulatorOptionError } from "../core/options.js";
 import type { SimulatorFault, SimulatorLatency } from "../core/simulator.js";
@@ -44,6 +45,16 @@ function number(name: string, raw: string | undefined): number | undefined {
   return n;
 }
 
+/** --port or PORT; empty is unset, as for the other variables. */
+function portFrom(name: string, raw: string | undefined): number | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  try {
+    return parsePort(name, raw);
+  } catch (error) {
+    throw new SimulatorUsageError(`${(error as Error).message}.`);
+  }
+}
+
 function each(flag: string, values: string[] | undefined, parse: (value: string) => string): string[] {
   return (values ?? []).map((value) => {
     try {
@@ -75,7 +86,7 @@ export async function runSimulatorCli(args: string[]): Promise<void> {
   const simulator = await startSimulator({
     ...(latency !== undefined ? { latency } : {}),
     ...(faults.length > 0 ? { faults } : {}),
-    port: number("--port", values.port) ?? number("PORT", env.PORT) ?? 4011,
+    port: portFrom("--port", values.port) ?? portFrom("PORT", env.PORT) ?? 4011,
     host: values.host ?? "127.0.0.1",
     quiet: values.quiet === true,
     allowedHosts: each("--allowed-host", values["allowed-host"], parseAllowedHost),

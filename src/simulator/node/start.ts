@@ -2,6 +2,7 @@
 // is given, a SQLite database through node:sqlite) as its persistence. This is the only part of the
 // simulator that needs Node; node:sqlite is loaded only when there is a state file.
 import type { AddressInfo } from "node:net";
+import { checkPortOption } from "../../local-server/port.js";
 import { checkSimulatorOptions } from "../core/options.js";
 import { createSimulator, type Simulator, type SimulatorFault, type SimulatorLatency } from "../core/simulator.js";
 import { createSqlitePersistence } from "./sqlite/index.js";
@@ -50,6 +51,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const stateFile = options.stateFile;
   if (options.importStateFrom !== undefined && !stateFile) throw new TypeError("startSimulator: importStateFrom needs stateFile, the new file to import into.");
   checkSimulatorOptions(options, "startSimulator");
+  checkPortOption("startSimulator", options.port);
   const stepSeconds = options.stepSeconds ?? envNumber("SIMULATOR_STEP_SECONDS");
   const simulator = createSimulator({
     ...(stepSeconds !== undefined ? { stepSeconds } : {}),
