@@ -6,7 +6,7 @@
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { parseAllowedHost, parseCorsOrigin } from "../local-server/policy.js";
-import { parsePort } from "../local-server/port.js";
+import { parsePort } from "../shared/port.js";
 import { type RunningMock, startMock } from "./front.js";
 
 const DOCUMENT = fileURLToPath(new URL("../../generated/openapi.yaml", import.meta.url));

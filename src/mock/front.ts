@@ -30,7 +30,7 @@ import {
 } from "../local-server/gate.js";
 import { createNodeGate, type NodeGate, SERVER_TIME_BOUNDS, sendAnswer, sendProblem } from "../local-server/node-gate.js";
 import { corsHeaders, isJsonContentType } from "../local-server/policy.js";
-import { checkPortOption } from "../local-server/port.js";
+import { checkPortOption } from "../shared/port.js";
 import { emptyQueryValueErrors } from "../local-server/parameter-values.js";
 import { checkTenantHeader } from "../local-server/tenant.js";
 import { invalidFieldsDetail, problemDetails } from "../shared/problems.js";

@@ -3,7 +3,7 @@
 // parsePort's own cases, then each command line as a child process and each start function.
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { isPort, parsePort } from "../../src/local-server/port.js";
+import { isPort, parsePort } from "../../src/shared/port.js";
 import { startMock } from "../../src/mock/front.js";
 import { startSimulator } from "../../src/simulator/node/index.js";
 import { dms } from "../cli/support.js";

@@ -5,7 +5,7 @@ import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parsePort } from "../../src/local-server/port.ts";
+import { parsePort } from "../../src/shared/port.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const page = join(root, "generated", "docs", "index.html");

@@ -3,7 +3,7 @@
 // DMS_TENANT_ID). The SDK is an optional peer: it is loaded only here, and its absence is one line
 // that says how to install it.
 import { DEFAULT_WAIT } from "../../client/wait-for-revision.js";
-import { parsePort } from "../../local-server/port.js";
+import { parsePort } from "../../shared/port.js";
 import type { McpServerOptions } from "../../mcp/server.js";
 import { clientFor, readConnection } from "../connection.js";
 import type { Io } from "../output.js";

@@ -5,7 +5,7 @@
 // Environment: PORT, SIMULATOR_STATE, SIMULATOR_STEP_SECONDS, SIMULATOR_SEED_DEPLOYMENTS, SIMULATOR_API_KEYS (comma-separated).
 import { parseArgs } from "node:util";
 import { parseAllowedHost, parseCorsOrigin } from "../../local-server/policy.js";
-import { parsePort } from "../../local-server/port.js";
+import { parsePort } from "../../shared/port.js";
 import { flagLines, flagsSynopsis, parseOptions } from "../../shared/flag-table.js";
 import { SimulatorOptionError } from "../core/options.js";
 import type { SimulatorFault, SimulatorLatency } from "../core/simulator.js";

@@ -2,7 +2,7 @@
 // is given, a SQLite database through node:sqlite) as its persistence. This is the only part of the
 // simulator that needs Node; node:sqlite is loaded only when there is a state file.
 import type { AddressInfo } from "node:net";
-import { checkPortOption } from "../../local-server/port.js";
+import { checkPortOption } from "../../shared/port.js";
 import { checkSimulatorOptions } from "../core/options.js";
 import { createSimulator, type Simulator, type SimulatorFault, type SimulatorLatency } from "../core/simulator.js";
 import { createSqlitePersistence } from "./sqlite/index.js";

@@ -1,7 +1,7 @@
 // A local server's port, read from a flag, an environment variable or an option: a whole number
 // from 0 (a free one) to 65535, refused by the name it came from. Left to node:net, a bad one is
 // "options.port should be >= 0 and < 65536. Received type number (NaN)", which names neither.
-// No Node imports (the docs server's tool imports it as it is).
+// No Node imports and no other import (the docs server's tool loads it as it is).
 
 /** The rule, said once for every place a port is given. */
 const RULE = "a port number from 0 to 65535 (0 picks a free one)";
@@ -20,5 +20,6 @@ export function parsePort(name: string, raw: string): number {
 
 /** A port given as an option of `where` (startSimulator, startMock); a TypeError naming it otherwise. */
 export function checkPortOption(where: string, value: unknown): void {
-  if (value !== undefined && !isPort(value)) throw new TypeError(`${where}: port must be ${RULE}, got ${typeof value === "string" ? JSON.stringify(value) : String(value)}`);
+  if (value !== undefined && !isPort(value))
+    throw new TypeError(`${where}: port must be ${RULE}, got ${typeof value === "string" ? JSON.stringify(value) : String(value)}`);
 }
