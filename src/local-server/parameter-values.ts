@@ -5,6 +5,7 @@
 // absent (`deployment_type=`), so both refuse an empty value exactly when the schema does. No Node imports.
 import { compiledValidator } from "../../generated/validators.js";
 import { fieldErrorCode } from "../shared/problems.js";
+import { primaryType } from "../shared/walk.js";
 import { ajvFieldErrors } from "./field-details.js";
 import type { ParameterError } from "./gate.js";
 
@@ -16,6 +17,11 @@ export interface ParameterShape {
   array: boolean;
   /** The JSON type the text (or, for a list, each item) is read as. */
   coerceTo: string | undefined;
+}
+
+/** The JSON type of a (dereferenced) schema as a parameter's text is read: its type besides null, else "string" for an enum. */
+export function textType(schema: { type?: unknown; enum?: unknown } | undefined): string | undefined {
+  return primaryType(schema) ?? (Array.isArray(schema?.enum) ? "string" : undefined);
 }
 
 /** The value a parameter's text stands for: a number, a boolean, the text itself, or a list of them. */

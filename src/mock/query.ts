@@ -1,16 +1,14 @@
 // The query of a request to the mock, read two ways: as the shared parameter rule reads each
 // parameter (src/local-server/parameter-values.ts, so an empty or malformed value is refused as the
 // simulator refuses it), and as Prism reads the query (a repeated name is a list).
-import type { ParameterShape } from "../local-server/parameter-values.js";
+import { type ParameterShape, textType } from "../local-server/parameter-values.js";
 import type { PrismParameter } from "./prism.js";
 
 /** A query parameter as the shared parameter rule (src/local-server/parameter-values.ts) reads it. */
 export function queryShape(p: PrismParameter): ParameterShape {
   const schema = p.schema ?? {};
-  const array = schema.type === "array";
-  const typed = array ? schema.items : schema;
-  const type = typeof typed?.type === "string" ? typed.type : Array.isArray(typed?.enum) ? "string" : undefined;
-  return { name: p.name, in: "query", array, coerceTo: type };
+  const array = textType(schema) === "array";
+  return { name: p.name, in: "query", array, coerceTo: textType(array ? schema.items : schema) };
 }
 
 /** The query as Prism reads it (a repeated name is a list); a repeated single-valued one keeps its first value. */

@@ -5,9 +5,9 @@
 // commas) and the results name each violated field: `parameter` for parameters, `pointer` (a JSON
 // Pointer) for body fields, each with the `code` of the rule it broke.
 import { ajvFieldErrors, BODY_REQUIRED_DETAIL, REQUIRED_DETAIL } from "../../local-server/field-details.js";
-import { coerceParameterText, type ParameterShape, parameterErrors, queryText } from "../../local-server/parameter-values.js";
+import { coerceParameterText, type ParameterShape, parameterErrors, queryText, textType } from "../../local-server/parameter-values.js";
 import { fieldErrorCode, type FieldErrorCode } from "../../shared/problems.js";
-import { deref, listOperations, primaryType, type OpenApiDocument } from "../../shared/walk.js";
+import { deref, listOperations, type OpenApiDocument } from "../../shared/walk.js";
 import { compiledValidator } from "../../../generated/validators.js";
 
 export interface FieldError {
@@ -70,22 +70,16 @@ interface SchemaObject {
 
 function describeParameter(document: OpenApiDocument, p: ParameterObject): ParameterSpec {
   const resolved = deref<SchemaObject>(document, p.schema ?? {});
-  const array = typeOf(resolved) === "array";
+  const array = textType(resolved) === "array";
   return {
     name: p.name,
     in: p.in,
     required: p.required === true,
     array,
-    coerceTo: array ? typeOf(deref<SchemaObject>(document, resolved.items ?? {})) : typeOf(resolved),
+    coerceTo: textType(array ? deref<SchemaObject>(document, resolved.items ?? {}) : resolved),
     defaultValue: resolved.default,
     uuid: (array ? deref<SchemaObject>(document, resolved.items ?? {}) : resolved)?.format === "uuid",
   };
-}
-
-function typeOf(schema: SchemaObject | undefined): string | undefined {
-  const t = primaryType(schema);
-  if (t === undefined && Array.isArray(schema?.enum)) return "string";
-  return t;
 }
 
 export interface ParameterValues {
