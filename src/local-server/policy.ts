@@ -69,18 +69,24 @@ function hostName(hostHeader: string): string | undefined {
   return name;
 }
 
+/** An Origin header as a URL; undefined unless it is exactly scheme://host[:port] (anything longer is not one). */
+function originUrl(origin: string): URL | undefined {
+  try {
+    const url = new URL(origin);
+    return url.origin === origin.toLowerCase() ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const isWebPage = (url: URL): boolean => url.protocol === "http:" || url.protocol === "https:";
+
 /** Whether a page served from `origin` may read this server's answers. */
 export function isAllowedOrigin(origin: string | undefined | null, policy: LocalServerPolicy = {}): boolean {
   if (typeof origin !== "string" || origin === "" || origin === "null") return false;
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    return false;
-  }
-  // An Origin header is exactly scheme://host[:port]; anything longer is not one.
-  if (url.origin !== origin.toLowerCase()) return false;
-  if (policy.loopbackOrigins !== false && (url.protocol === "http:" || url.protocol === "https:") && LOOPBACK_HOSTS.has(url.hostname)) return true;
+  const url = originUrl(origin);
+  if (!url) return false;
+  if (policy.loopbackOrigins !== false && isWebPage(url) && LOOPBACK_HOSTS.has(url.hostname)) return true;
   return (policy.corsOrigins ?? []).some((allowed) => allowed.toLowerCase() === url.origin);
 }
 
@@ -150,13 +156,8 @@ export function isCrossSiteWrite(
 /** Whether an Origin header names the host and port a request was sent to (its Host header). */
 function isSameOrigin(origin: string, hostHeader: string | null | undefined): boolean {
   if (typeof hostHeader !== "string" || hostHeader === "") return false;
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    return false;
-  }
-  if (url.origin !== origin.toLowerCase() || (url.protocol !== "http:" && url.protocol !== "https:")) return false;
+  const url = originUrl(origin);
+  if (!url || !isWebPage(url)) return false;
   // URL drops a scheme's default port; a Host header may carry it (`example.test:80`).
   const defaultPort = url.protocol === "https:" ? "443" : "80";
   const host = hostHeader.trim().toLowerCase();
