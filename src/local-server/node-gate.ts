@@ -60,6 +60,12 @@ export interface NodeGate {
   hasBody(req: IncomingMessage): boolean;
 }
 
+/** A request header as one value (a repeated one joined with commas), or null when it is absent. */
+export function headerValue(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name];
+  return value === undefined ? null : Array.isArray(value) ? value.join(",") : value;
+}
+
 /**
  * The time bounds every local Node server sets on its node:http server (the simulator's port, the
  * mock's front, dms mcp --port), so a client that trickles bytes cannot hold a connection: its

@@ -28,7 +28,7 @@ import {
   repeatedParameterErrors,
   unsupportedMediaType,
 } from "../local-server/gate.js";
-import { createNodeGate, type NodeGate, SERVER_TIME_BOUNDS, sendAnswer, sendProblem } from "../local-server/node-gate.js";
+import { createNodeGate, headerValue, type NodeGate, SERVER_TIME_BOUNDS, sendAnswer, sendProblem } from "../local-server/node-gate.js";
 import { corsHeaders, isJsonContentType } from "../local-server/policy.js";
 import { checkPortOption } from "../shared/port.js";
 import { emptyQueryValueErrors } from "../local-server/parameter-values.js";
@@ -132,7 +132,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, { gate, prism, 
   const route = routes.match(path, method);
   if (!route.found) return sendProblem(res, route.problem, { ...cors, ...route.headers });
   const operation = route.value;
-  const apiKey = header(req, "x-api-key");
+  const apiKey = headerValue(req, "x-api-key");
   const unauthorized = missingApiKeyProblem(apiKey, path);
   if (unauthorized) return sendProblem(res, unauthorized, cors);
 
@@ -140,7 +140,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, { gate, prism, 
   const listed = (operation.request?.body?.contents ?? []).map((content) => content.mediaType.toLowerCase());
   let body: unknown = null;
   let bodyWas: BodyWas = "empty";
-  const contentType = header(req, "content-type");
+  const contentType = headerValue(req, "content-type");
   const refused = listed.length > 0 ? unsupportedMediaType(listed, contentType, path) : undefined;
   // With a Content-Type, refused before the body is read; without one, only a body that is not empty is.
   if (refused && contentType?.trim()) return sendProblem(res, refused, cors);
@@ -179,7 +179,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, { gate, prism, 
   const result = await answerFromPrism(prism, request);
   const answer: PrismAnswer = { status: result.status, ...(result.error ? { problem: result.error } : {}), violations: requestViolations(result.violations) };
   let problem = problemFor(answer, { method, path, ...(contentType !== null ? { contentType } : {}), bodyWas });
-  problem = withFieldErrors(problem, answer.status, repeated, checkTenantHeader(header(req, "x-tenant-id")), path);
+  problem = withFieldErrors(problem, answer.status, repeated, checkTenantHeader(headerValue(req, "x-tenant-id")), path);
   if (problem) {
     const debug = violationsHeader(result.violations);
     const authenticate = result.headers["www-authenticate"];
@@ -216,11 +216,6 @@ function headersOf(req: IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
   return headers;
-}
-
-function header(req: IncomingMessage, name: string): string | null {
-  const value = req.headers[name];
-  return value === undefined ? null : Array.isArray(value) ? value.join(",") : value;
 }
 
 function pathOf(req: IncomingMessage): string {

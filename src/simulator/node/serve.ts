@@ -6,7 +6,7 @@
 // sent with the gate's CORS headers, or no answer at all for a dropped connection asked for as a fault.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { NodeGate } from "../../local-server/node-gate.js";
-import { sendAnswer } from "../../local-server/node-gate.js";
+import { headerValue, sendAnswer } from "../../local-server/node-gate.js";
 import type { Router, SimRequest } from "../core/router.js";
 import { problem, replyBody, type Reply } from "../core/reply.js";
 
@@ -60,11 +60,7 @@ export function serveSimulatorRequest(req: IncomingMessage, res: ServerResponse,
   const request: SimRequest = {
     method: admitted.method,
     target: admitted.target,
-    header: (name) => {
-      const value = req.headers[name];
-      if (value === undefined) return exchange.missingHeader?.(name) ?? null;
-      return Array.isArray(value) ? value.join(",") : value;
-    },
+    header: (name) => headerValue(req, name) ?? exchange.missingHeader?.(name) ?? null,
     text: async (limit) => {
       const read = await gate.readBody(req, res, admitted, limit);
       return read.ok ? decoder.decode(read.bytes) : null;
