@@ -12,7 +12,7 @@
 // BENCH_ONLY=in-process (skip the HTTP part).
 import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
-import { createServer } from "node:net";
+import { freePort } from "../../test/support/free-port.ts";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { type LoadRequest, type LoadResult, load as runLoad } from "./autocannon.ts";
 import type { SimulatorCore } from "./built.ts";
@@ -40,17 +40,6 @@ const server = require("node:http").createServer((req, res) => {
 });
 server.listen(0, "127.0.0.1", () => console.log("http://127.0.0.1:" + server.address().port));
 `;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** Resident memory (kB) of every process in the group. */
 function groupRssKb(pgid: number): number {
