@@ -14,7 +14,7 @@ export const EXAMPLE_IDS = {
   revision: "a2c4e6f8-0b1d-4c3e-9f5a-7b9d1f3a5c27",
 } as const;
 
-export const CONNECTION_FLAGS = {
+const CONNECTION_FLAGS = {
   "base-url": { type: "string", placeholder: "URL", description: "the service root, http:// or https://, without user:password@", env: "DMS_BASE_URL" },
   "api-key": { type: "string", placeholder: "KEY", description: "sent as X-Api-Key (prefer the variable: flags show in process lists)", env: "DMS_API_KEY" },
   "tenant-id": { type: "string", placeholder: "ID", description: "sent as X-Tenant-Id (optional)", env: "DMS_TENANT_ID" },
@@ -23,7 +23,7 @@ export const CONNECTION_FLAGS = {
 
 export const CONNECTION = { title: "Connection (flags win over the environment):", flags: CONNECTION_FLAGS } as const satisfies FlagGroup;
 
-export const DEPLOY_PATCH_FLAGS = {
+const DEPLOY_PATCH_FLAGS = {
   ref: { type: "string", placeholder: "REF", description: "source_revision_config.repo_ref, the branch or tag to build" },
   "graph-config-path": { type: "string", placeholder: "PATH", description: "source_revision_config.graph_config_path" },
   "image-uri": { type: "string", placeholder: "URI", description: "source_revision_config.image_uri" },
@@ -44,13 +44,13 @@ const WAIT_TIMING_FLAGS = {
   json: { type: "boolean", description: "JSON lines on stdout: an event per state change, then a result object" },
 } as const;
 
-export const DEPLOY_WAIT_FLAGS = {
+const DEPLOY_WAIT_FLAGS = {
   wait: { type: "boolean", description: "wait for the revision to end (the default)" },
   "no-wait": { type: "boolean", description: "print the ids and exit 0 once the revision is created" },
   ...WAIT_TIMING_FLAGS,
 } as const;
 
-export const ROLLBACK_FLAGS = {
+const ROLLBACK_FLAGS = {
   to: {
     type: "string",
     placeholder: "REVISION",
@@ -63,7 +63,7 @@ const LIST_OUTPUT_FLAGS = {
   json: { type: "boolean", description: "one JSON object per item on stdout (secret values shown as ***)" },
 } as const;
 
-export const DEPLOYMENTS_FLAGS = {
+const DEPLOYMENTS_FLAGS = {
   "name-contains": { type: "string", placeholder: "TEXT", description: "only names containing TEXT (case-insensitive)" },
   status: {
     type: "string",
@@ -73,7 +73,7 @@ export const DEPLOYMENTS_FLAGS = {
   ...LIST_OUTPUT_FLAGS,
 } as const;
 
-export const REVISIONS_FLAGS = {
+const REVISIONS_FLAGS = {
   status: { type: "string", placeholder: "LIST", description: "only revisions in these states (any case), comma-separated, such as DEPLOYED,BUILD_FAILED" },
   ...LIST_OUTPUT_FLAGS,
 } as const;
@@ -169,7 +169,7 @@ export const REVISIONS = {
   exitCodes: LIST_EXIT_CODES,
 } as const satisfies CommandSpec;
 
-export const SIMULATE = {
+const SIMULATE = {
   name: "simulate",
   summary: "run the local simulator (as dms-simulator does)",
   positionals: [],
@@ -191,7 +191,7 @@ Environment: SIMULATOR_API_KEYS, comma-separated keys to accept (by default any 
   ],
 } as const satisfies CommandSpec;
 
-export const MCP_FLAGS = {
+const MCP_FLAGS = {
   "read-only": { type: "boolean", description: "list and serve only the tools that change nothing (no deploy, rollback or update_listener)" },
   interval: { type: "string", placeholder: "DURATION", description: "the pause between polls while a tool waits for a revision", default: "2s" },
   port: { type: "string", placeholder: "N", description: "serve Streamable HTTP on http://127.0.0.1:N/mcp instead of stdio; 0 picks a free port" },

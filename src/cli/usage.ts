@@ -18,7 +18,7 @@ export type ParsedCommandLine<O extends Options> = ReturnType<typeof parseArgs<S
  * Parses `args` against the command's flags and checks the number of positionals. Positional values
  * are never echoed in messages: a mistyped `--secret NAME VALUE` leaves the value as a positional.
  */
-export function parseCommandLine<O extends Options>(args: string[], options: O, positionals: string[]): ParsedCommandLine<O> {
+function parseCommandLine<O extends Options>(args: string[], options: O, positionals: string[]): ParsedCommandLine<O> {
   let parsed: ParsedCommandLine<O>;
   try {
     parsed = parseArgs<StrictConfig<O>>({ args, options, strict: true, allowPositionals: true });

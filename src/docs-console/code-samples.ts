@@ -33,7 +33,7 @@ export function curlCommand({ method, headers, body, url }: { method: string; he
  * computed (`["__proto__"]`): bare or quoted, an object literal's `__proto__:` sets the prototype
  * instead of making a member, and the field would not be sent.
  */
-export function keySource(key: string): string {
+function keySource(key: string): string {
   if (key === "__proto__") return `[${JSON.stringify(key)}]`;
   return /^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key);
 }

@@ -170,7 +170,7 @@ export function sendAnswer(
  * complete, `Connection: close` not to send more on it) and the connection stays open a moment,
  * unread: TCP holds the client's upload back while it reads the answer. Then it is closed.
  */
-export function sendThenClose(req: IncomingMessage, res: ServerResponse, problem: GateProblem, headers: Record<string, string>): number {
+function sendThenClose(req: IncomingMessage, res: ServerResponse, problem: GateProblem, headers: Record<string, string>): number {
   const text = JSON.stringify(problem);
   res.writeHead(problem.status, {
     ...headers,

@@ -4,7 +4,7 @@
 // is a field error. No Node imports.
 import type { FieldErrorCode } from "../shared/problems.js";
 
-export const TENANT_HEADER = "X-Tenant-Id";
+const TENANT_HEADER = "X-Tenant-Id";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

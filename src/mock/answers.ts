@@ -18,7 +18,7 @@ const PRISM_ERROR = "https://stoplight.io/prism/errors#";
 /** How many violations one answer lists; a request with more is refused all the same, and says so. */
 export const MAX_LISTED_VIOLATIONS = 100;
 /** The most characters of the `sl-violations` header the front sends (Prism's own bound, 8 KB less a margin). */
-export const MAX_VIOLATIONS_HEADER = 8 * 1024 - 100;
+const MAX_VIOLATIONS_HEADER = 8 * 1024 - 100;
 const TRUNCATED = "Too many violations! ";
 
 export interface PrismViolations {
@@ -140,7 +140,7 @@ function withoutPrismEchoes(violations: readonly PrismViolation[]): PrismViolati
 }
 
 /** Whether an answer is one of Prism's own errors (not an example from the document). */
-export function isPrismError(answer: Pick<PrismAnswer, "problem">): boolean {
+function isPrismError(answer: Pick<PrismAnswer, "problem">): boolean {
   return typeof answer.problem?.type === "string" && answer.problem.type.startsWith(PRISM_ERROR);
 }
 

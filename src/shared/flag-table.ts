@@ -36,7 +36,7 @@ export function flagSyntax(name: string, flag: Flag): string {
 }
 
 /** The description with its default, repeatability and environment variable. */
-export function flagDetails(flag: Flag): string {
+function flagDetails(flag: Flag): string {
   const extras = [
     flag.default !== undefined ? `default ${flag.default}` : undefined,
     flag.multiple ? "repeatable" : undefined,

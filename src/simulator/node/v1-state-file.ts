@@ -9,7 +9,7 @@ import type { DeploymentRecord, Listener, State } from "../core/model.js";
 import { checkUserFile, openUserFile, UnusableFileError } from "./user-file.js";
 
 /** The journal beside a 1.0 state file. */
-export function v1JournalPath(file: string): string {
+function v1JournalPath(file: string): string {
   return `${file}.journal`;
 }
 
