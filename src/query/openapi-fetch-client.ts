@@ -47,9 +47,10 @@ export function toOpenapiFetchClient(client: DeploymentsClient): OpenapiFetchCli
   if (typeof client?.GET !== "function" || typeof client?.PATCH !== "function") {
     throw new TypeError("toOpenapiFetchClient: expected a client from createDeploymentsClient");
   }
+  const { GET, PATCH } = untypedMethods(client);
   return {
     ...client,
-    GET: withApiErrors(untypedMethods(client).GET),
-    PATCH: withApiErrors(untypedMethods(client).PATCH),
+    GET: withApiErrors(GET),
+    PATCH: withApiErrors(PATCH),
   } as unknown as OpenapiFetchClient;
 }
