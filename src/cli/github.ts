@@ -4,7 +4,7 @@
 // masked by whole tokens, and the runner itself hides every value given to ::add-mask::.
 import { randomUUID } from "node:crypto";
 import { closeSync, constants, writeSync } from "node:fs";
-import { checkUserFile, openUserFile, UnusableFileError } from "../simulator/node/user-file.js";
+import { checkUserFile, openUserFile, UnusableFileError } from "../local-server/user-file.js";
 import type { Io } from "./output.js";
 import { terminalSafe } from "./terminal-text.js";
 import { escapeMessage, escapeProperty } from "./workflow-commands.js";

@@ -9,10 +9,10 @@
 // - a declared body over the bound refused with 413 before a byte is read, and before a
 //   `100 Continue` go-ahead, so a refused upload is never sent; a body read in full only up to it.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { declaresTooLarge, readBodyWithin, tooLargeDetail } from "./body.js";
-import { REQUEST_BOUNDS, type RequestBounds } from "./bounds.js";
-import { crossSiteWriteProblem, foreignHostProblem, type GateProblem, requestTargetProblem } from "./gate.js";
-import { corsHeaders, isAllowedHost, isCrossSiteWrite, isPreflight, type LocalServerPolicy, preflightHeaders } from "./policy.js";
+import { declaresTooLarge, readBodyWithin, tooLargeDetail } from "../gate/body.js";
+import { REQUEST_BOUNDS, type RequestBounds } from "../gate/bounds.js";
+import { crossSiteWriteProblem, foreignHostProblem, type GateProblem, requestTargetProblem } from "../gate/gate.js";
+import { corsHeaders, isAllowedHost, isCrossSiteWrite, isPreflight, type LocalServerPolicy, preflightHeaders } from "../gate/policy.js";
 import { problemDetails } from "../shared/problems.js";
 
 /** Addresses that mean "every interface": not a name a client addresses the server by. */

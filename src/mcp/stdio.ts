@@ -4,7 +4,7 @@
 // error (the SDK's own reader would hold up to 10 MB and then close the session, ending dms mcp).
 import { Transform } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { REQUEST_BOUNDS } from "../local-server/bounds.js";
+import { REQUEST_BOUNDS } from "../gate/bounds.js";
 import { createMcpServer, type McpServerOptions } from "./server.js";
 
 /** The most bytes one message (a line) may have: the same bound as a request body over HTTP. */

@@ -4,8 +4,8 @@
 // `https://stoplight.io/prism/errors#...` types, some carrying a stack trace. Pure functions: the
 // front (front.ts) applies them.
 import { STATUS_CODES } from "node:http";
-import { BODY_REQUIRED_DETAIL, fieldDetail, withoutEchoes } from "../local-server/field-details.js";
-import type { GateProblem } from "../local-server/gate.js";
+import { BODY_REQUIRED_DETAIL, fieldDetail, withoutEchoes } from "../shared/field-details.js";
+import type { GateProblem } from "../gate/gate.js";
 import { fieldErrorCode, invalidFieldsDetail, PROBLEM_TYPES, problemDetails } from "../shared/problems.js";
 import type { Problem, ProblemFieldError } from "../shared/types.js";
 import { toPointer } from "../shared/walk.js";
@@ -130,7 +130,7 @@ function propertyNamedBy(violation: PrismViolation): string | undefined {
   return match?.[1];
 }
 
-/** Prism's violations that say something, filtered by the rule the simulator uses (src/local-server/field-details.ts). */
+/** Prism's violations that say something, filtered by the rule the simulator uses (src/shared/field-details.ts). */
 function withoutPrismEchoes(violations: readonly PrismViolation[]): PrismViolation[] {
   return withoutEchoes(violations, (v) => ({
     keyword: String(v.code),

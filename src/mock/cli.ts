@@ -5,7 +5,7 @@
 //   MOCK_CORS_ORIGINS, comma-separated).
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { parseAllowedHost, parseCorsOrigin } from "../local-server/policy.js";
+import { parseAllowedHost, parseCorsOrigin } from "../gate/policy.js";
 import { parsePort } from "../shared/port.js";
 import { type RunningMock, startMock } from "./front.js";
 

@@ -1,7 +1,7 @@
 // What `npm start` serves: a node:http front on Prism's engine (prism.ts, in-process, on no port of
 // its own). The front makes the mock answer like the simulator and keeps it safe on a developer's
 // machine:
-// - the local-server gate (src/local-server/gate.ts and node-gate.ts), the one the simulator uses:
+// - the local-server gate (src/gate/gate.ts and node-gate.ts), the one the simulator uses:
 //   Host names, CORS, cross-site writes, the request target, 413 before the body is read (before a
 //   100-continue go-ahead too), the route (404, 405 with Allow), the API key's presence, the body's
 //   media type (415, also for a Content-Type that is not one media type), malformed JSON (400; a
@@ -17,8 +17,8 @@
 // - no request stops it: whatever fails while answering is a 500 problem, and the process goes on.
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { RequestBounds } from "../local-server/bounds.js";
-import { checkJsonBounds } from "../local-server/bounds.js";
+import type { RequestBounds } from "../gate/bounds.js";
+import { checkJsonBounds } from "../gate/bounds.js";
 import {
   isEmptyBodyText,
   missingApiKeyProblem,
@@ -27,12 +27,12 @@ import {
   RouteTable,
   repeatedParameterErrors,
   unsupportedMediaType,
-} from "../local-server/gate.js";
+} from "../gate/gate.js";
 import { createNodeGate, headerValue, type NodeGate, SERVER_TIME_BOUNDS, sendAnswer, sendProblem } from "../local-server/node-gate.js";
-import { corsHeaders, isJsonContentType } from "../local-server/policy.js";
+import { corsHeaders, isJsonContentType } from "../gate/policy.js";
 import { checkPortOption } from "../shared/port.js";
-import { emptyQueryValueErrors } from "../local-server/parameter-values.js";
-import { checkTenantHeader } from "../local-server/tenant.js";
+import { emptyQueryValueErrors } from "../gate/parameter-values.js";
+import { checkTenantHeader } from "../gate/tenant.js";
 import { invalidFieldsDetail, problemDetails } from "../shared/problems.js";
 import { type BodyWas, type PrismAnswer, problemFor, requestViolations, violationsHeader, withFieldErrors } from "./answers.js";
 import { queryOf, queryShape } from "./query.js";

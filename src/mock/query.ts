@@ -1,10 +1,10 @@
 // The query of a request to the mock, read two ways: as the shared parameter rule reads each
-// parameter (src/local-server/parameter-values.ts, so an empty or malformed value is refused as the
+// parameter (src/gate/parameter-values.ts, so an empty or malformed value is refused as the
 // simulator refuses it), and as Prism reads the query (a repeated name is a list).
-import { type ParameterShape, textType } from "../local-server/parameter-values.js";
+import { type ParameterShape, textType } from "../gate/parameter-values.js";
 import type { PrismParameter } from "./prism.js";
 
-/** A query parameter as the shared parameter rule (src/local-server/parameter-values.ts) reads it. */
+/** A query parameter as the shared parameter rule (src/gate/parameter-values.ts) reads it. */
 export function queryShape(p: PrismParameter): ParameterShape {
   const schema = p.schema ?? {};
   const array = textType(schema) === "array";

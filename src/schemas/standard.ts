@@ -4,7 +4,7 @@
 // `path` of segments a form library can put next to its field, and the words the package's servers
 // use for the same mistake.
 import type { CompiledValidator, ValidationError } from "../../generated/validators.js";
-import { ajvFieldErrors } from "../local-server/field-details.js";
+import { ajvFieldErrors } from "../shared/field-details.js";
 import { unescapePointerSegment } from "../shared/walk.js";
 
 /** One problem with a value: what is wrong, and where (`["source_config", "listener_id"]`; empty or absent for the value itself). */

@@ -5,7 +5,7 @@
 // write, the origins of the pages it serves (those addresses) and the string origins of Vite's
 // `cors.origin`. Vite answers CORS preflights itself before any plugin sees them.
 import type { PreviewServer, ViteDevServer } from "vite";
-import type { LocalServerPolicy } from "../local-server/policy.js";
+import type { LocalServerPolicy } from "../gate/policy.js";
 
 /** The gate's policy for a dev or preview server; read once it listens, when its URLs are known. */
 export function vitePolicy(server: ViteDevServer | PreviewServer, kind: "dev" | "preview"): LocalServerPolicy {

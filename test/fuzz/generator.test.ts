@@ -2,7 +2,7 @@
 // judge), for every operation's parameters and bodies, and its mutations are what they say.
 import fc from "fast-check";
 import { expect, it } from "vitest";
-import { checkJsonBounds } from "../../src/local-server/bounds.js";
+import { checkJsonBounds } from "../../src/gate/bounds.js";
 import { createOpenApiValidator } from "../support/openapi-validator.js";
 import { deref } from "../../src/shared/walk.js";
 import { document } from "../support/document.js";

@@ -18,7 +18,7 @@ export interface KnownFinding {
 // F3-mock-offset-past-int32, F1-broken-escape-400 (400 documented on every operation),
 // F4-mock-empty-enum-array-query, F5-mock-empty-enum-query (FUZZ_SEED=1279638693: `deployment_type=`
 // got 200 from the mock and 422 from the simulator; both now read an empty value by one rule,
-// src/local-server/parameter-values.ts).
+// src/gate/parameter-values.ts).
 
 export const KNOWN_FINDINGS: KnownFinding[] = [];
 

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import fc from "fast-check";
 import { afterAll, expect, it } from "vitest";
-import { REQUEST_BOUNDS } from "../../src/local-server/bounds.js";
+import { REQUEST_BOUNDS } from "../../src/gate/bounds.js";
 import { startMockProcess } from "../mock/support.js";
 import { ROOT } from "../support/document.js";
 import { SEED } from "./budget.js";

@@ -6,13 +6,13 @@
 //
 // Each case says what the answer must be:
 // - "valid": the document accepts the request: 200, or 404 for an id that names nothing;
-// - "invalid": the document (or a request bound of src/local-server/bounds.ts) refuses it: a 4xx other than 404;
+// - "invalid": the document (or a request bound of src/gate/bounds.ts) refuses it: a 4xx other than 404;
 // - "equivalent": it means the same as `original` (case of a UUID or a header name, media type
 //   parameters, a percent-escaped letter, an unknown query parameter): the same status as `original`;
 // - "any": the document does not decide (a BOM, bytes that are not UTF-8, a repeated single-valued
 //   parameter): only the invariants every answer has, and the mock and the simulator must agree.
 import fc from "fast-check";
-import { checkJsonBounds, REQUEST_BOUNDS } from "../../src/local-server/bounds.js";
+import { checkJsonBounds, REQUEST_BOUNDS } from "../../src/gate/bounds.js";
 import { SEED_IDS } from "../../src/simulator/core/seed.js";
 import { createOpenApiValidator } from "../support/openapi-validator.js";
 import { deref, listOperations, type OperationEntry } from "../../src/shared/walk.js";

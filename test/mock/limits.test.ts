@@ -3,7 +3,7 @@
 // deep, holds too long strings or arrays, or numbers JSON cannot hold gets a 422 naming the field.
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REQUEST_BOUNDS } from "../../src/local-server/bounds.js";
+import { REQUEST_BOUNDS } from "../../src/gate/bounds.js";
 import { PROBLEM_TYPES } from "../../src/shared/problems.js";
 import { DEPLOYMENT, KEY, raw, startMockProcess, type MockProcess } from "./support.js";
 import { upload } from "../support/upload.js";

@@ -5,7 +5,7 @@
 // disk, each fault the control API can inject) are sent in-process and over node:http, and each
 // status that comes back must be in the operation's `responses`.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REQUEST_BOUNDS } from "../../src/local-server/bounds.js";
+import { REQUEST_BOUNDS } from "../../src/gate/bounds.js";
 import { StorageError, type Persistence } from "../../src/simulator/core/changes.js";
 import { createSimulator, SEED_IDS, startSimulator, type RunningSimulator, type Simulator } from "../../src/simulator/node/index.js";
 import { deref, operations, type Operation } from "../support/document.js";

@@ -6,7 +6,7 @@ import { BoundedCache, sizeOfText } from "../../src/simulator/core/bounded-cache
 import { LIST_PAGE_BOUNDS, JsonCache } from "../../src/simulator/core/json-cache.js";
 import { seedState } from "../../src/simulator/core/seed.js";
 import { Store } from "../../src/simulator/core/store/index.js";
-import { REQUEST_BOUNDS } from "../../src/local-server/bounds.js";
+import { REQUEST_BOUNDS } from "../../src/gate/bounds.js";
 import { LATEST_SIMULATED_TIME } from "../../src/simulator/core/clock.js";
 import { MAX_ADVANCE_SECONDS } from "../../src/simulator/core/control.js";
 import { MAX_REVISION_HISTORY_BYTES, PROGRESSION } from "../../src/simulator/core/lifecycle.js";

@@ -5,7 +5,7 @@
 // schema), bring the revisions up to the clock (tick, once per request, in answerNow: the clock
 // itself is only read), then the operation's answer (operations.ts), which reads the store or
 // writes through the writer; the store calls the lifecycle.
-import { tooLargeDetail } from "../../local-server/body.js";
+import { tooLargeDetail } from "../../gate/body.js";
 import {
   type GateProblem,
   isEmptyBodyText,
@@ -14,11 +14,11 @@ import {
   repeatedParameterErrors,
   requestTargetProblem,
   unsupportedMediaType,
-} from "../../local-server/gate.js";
-import { isJsonContentType } from "../../local-server/policy.js";
-import { checkTenantHeader } from "../../local-server/tenant.js";
+} from "../../gate/gate.js";
+import { isJsonContentType } from "../../gate/policy.js";
+import { checkTenantHeader } from "../../gate/tenant.js";
 import { invalidFieldsDetail } from "../../shared/problems.js";
-import { checkJsonBounds, REQUEST_BOUNDS } from "../../local-server/bounds.js";
+import { checkJsonBounds, REQUEST_BOUNDS } from "../../gate/bounds.js";
 import { type ControlActions, findControlAction } from "./control.js";
 import type { Faults } from "./faults.js";
 import { PROBLEM_JSON, problem, type Reply } from "./reply.js";

@@ -4,8 +4,8 @@
 // `limit=1e1` is 10; booleans from "true"/"false"; `style: form, explode: false` arrays split on
 // commas) and the results name each violated field: `parameter` for parameters, `pointer` (a JSON
 // Pointer) for body fields, each with the `code` of the rule it broke.
-import { ajvFieldErrors, BODY_REQUIRED_DETAIL, REQUIRED_DETAIL } from "../../local-server/field-details.js";
-import { coerceParameterText, type ParameterShape, parameterErrors, queryText, textType } from "../../local-server/parameter-values.js";
+import { ajvFieldErrors, BODY_REQUIRED_DETAIL, REQUIRED_DETAIL } from "../../shared/field-details.js";
+import { coerceParameterText, type ParameterShape, parameterErrors, queryText, textType } from "../../gate/parameter-values.js";
 import { fieldErrorCode, type FieldErrorCode } from "../../shared/problems.js";
 import { deref, listOperations, type OpenApiDocument } from "../../shared/walk.js";
 import { compiledValidator } from "../../../generated/validators.js";

@@ -4,7 +4,7 @@
 // is told as a usage error naming the flag or variable it came from.
 // Environment: PORT, SIMULATOR_STATE, SIMULATOR_STEP_SECONDS, SIMULATOR_SEED_DEPLOYMENTS, SIMULATOR_API_KEYS (comma-separated).
 import { parseArgs } from "node:util";
-import { parseAllowedHost, parseCorsOrigin } from "../../local-server/policy.js";
+import { parseAllowedHost, parseCorsOrigin } from "../../gate/policy.js";
 import { parsePort } from "../../shared/port.js";
 import { flagLines, flagsSynopsis, parseOptions } from "../../shared/flag-table.js";
 import { SimulatorOptionError } from "../core/options.js";

@@ -2,7 +2,7 @@
 // local-server gate, then the core), the same path the Vite plugin's prefix takes.
 import { createServer, type Server } from "node:http";
 import { createNodeGate, SERVER_TIME_BOUNDS } from "../../local-server/node-gate.js";
-import type { LocalServerPolicy } from "../../local-server/policy.js";
+import type { LocalServerPolicy } from "../../gate/policy.js";
 import type { Router } from "../core/router.js";
 import { serveSimulatorRequest } from "./serve.js";
 

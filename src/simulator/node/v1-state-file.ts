@@ -6,7 +6,7 @@
 import { closeSync, constants, existsSync, readFileSync } from "node:fs";
 import { crc32 } from "node:zlib";
 import type { DeploymentRecord, Listener, State } from "../core/model.js";
-import { checkUserFile, openUserFile, UnusableFileError } from "./user-file.js";
+import { checkUserFile, openUserFile, UnusableFileError } from "../../local-server/user-file.js";
 
 /** The journal beside a 1.0 state file. */
 function v1JournalPath(file: string): string {

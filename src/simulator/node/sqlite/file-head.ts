@@ -2,7 +2,7 @@
 // created readable by its owner only, since it holds secret values in clear (SQLite gives its -wal
 // file the same mode). Anything but a regular file is refused before it is opened.
 import { closeSync, constants, readSync } from "node:fs";
-import { checkUserFile, openUserFile, UnusableFileError } from "../user-file.js";
+import { checkUserFile, openUserFile, UnusableFileError } from "../../../local-server/user-file.js";
 import { errnoCode, messageOf, StateFileError } from "./errors.js";
 
 const SQLITE_HEADER = "SQLite format 3\0";

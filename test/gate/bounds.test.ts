@@ -2,7 +2,7 @@
 // checking never recurses (a value nested 100,000 levels deep is checked without a stack overflow).
 import { describe, expect, it } from "vitest";
 import { FIELD_ERROR_CODES } from "../../src/shared/problems.js";
-import { checkJsonBounds, MAX_BOUNDS_ERRORS, REQUEST_BOUNDS } from "../../src/local-server/bounds.js";
+import { checkJsonBounds, MAX_BOUNDS_ERRORS, REQUEST_BOUNDS } from "../../src/gate/bounds.js";
 
 function nested(depth: number, leaf: unknown = 1): unknown {
   let value = leaf;

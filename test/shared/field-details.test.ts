@@ -8,7 +8,7 @@ import {
   REQUIRED_DETAIL,
   UNKNOWN_FIELD_DETAIL,
   withoutEchoes,
-} from "../../src/local-server/field-details.js";
+} from "../../src/shared/field-details.js";
 
 describe("fieldDetail", () => {
   it("replaces ajv's words where they name internals", () => {

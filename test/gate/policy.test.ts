@@ -11,7 +11,7 @@ import {
   parseAllowedHost,
   parseCorsOrigin,
   preflightHeaders,
-} from "../../src/local-server/policy.js";
+} from "../../src/gate/policy.js";
 
 describe("isAllowedHost", () => {
   it.each([

@@ -1,6 +1,6 @@
 // The X-Tenant-Id check shared by the simulator and the mock's front.
 import { describe, expect, it } from "vitest";
-import { checkTenantHeader } from "../../src/local-server/tenant.js";
+import { checkTenantHeader } from "../../src/gate/tenant.js";
 
 describe("checkTenantHeader", () => {
   it("accepts a UUID in any case, and no header", () => {

@@ -6,7 +6,7 @@
 import { compiledValidator } from "../../generated/validators.js";
 import { fieldErrorCode } from "../shared/problems.js";
 import { primaryType } from "../shared/walk.js";
-import { ajvFieldErrors } from "./field-details.js";
+import { ajvFieldErrors } from "../shared/field-details.js";
 import type { ParameterError } from "./gate.js";
 
 /** What the coercion and the validator need to know of a parameter. */

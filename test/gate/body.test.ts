@@ -1,7 +1,7 @@
 // Reading a body within a limit: never more than the limit is kept, and reading stops at the
 // first chunk past it (the rest of the source is not consumed).
 import { describe, expect, it } from "vitest";
-import { declaresTooLarge, readBodyWithin } from "../../src/local-server/body.js";
+import { declaresTooLarge, readBodyWithin } from "../../src/gate/body.js";
 
 async function* chunks(count: number, size: number, pulled: { n: number }) {
   for (let i = 0; i < count; i++) {

@@ -3,7 +3,7 @@
 // ajv's errors too). Keeping the wording here is what makes the two answer one mistake alike.
 // No Node imports.
 import type { ValidationError } from "../../generated/validators.js";
-import { escapePointerSegment } from "../shared/walk.js";
+import { escapePointerSegment } from "./walk.js";
 
 /** An unknown field, or one the document marks read-only or unchangeable in a patch body. */
 export const UNKNOWN_FIELD_DETAIL = "is not a field that can be sent here (unknown, read-only or unchangeable)";

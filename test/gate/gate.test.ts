@@ -1,4 +1,4 @@
-// The pure half of the local-server gate (src/local-server/gate.ts): what the mock's front, the
+// The pure half of the local-server gate (src/gate/gate.ts): what the mock's front, the
 // simulator's node adapter and the simulator's core decide about a request before an operation.
 import { describe, expect, it } from "vitest";
 import {
@@ -10,7 +10,7 @@ import {
   repeatedParameterErrors,
   requestTargetProblem,
   unsupportedMediaType,
-} from "../../src/local-server/gate.js";
+} from "../../src/gate/gate.js";
 import { PROBLEM_TYPES } from "../../src/shared/problems.js";
 
 describe("parseMediaType", () => {
