@@ -119,7 +119,7 @@ export function failedOutcome(run: RevisionRun, error: unknown, revisionId: stri
     const summary = `revision ${revisionId} did not end within ${formatElapsed(error.timeoutMs)}; last status ${status ?? "none"}`;
     return { revisionId, status, exitCode: EXIT.timeout, error: { summary, details: [], json: { kind: "timeout", timeout_ms: error.timeoutMs } } };
   }
-  return { revisionId, status, exitCode: EXIT.apiError, error: describeError(error, run.baseUrl) };
+  return { revisionId, status, exitCode: EXIT.apiError, error: describeError(run.io.redactor.error(error), run.baseUrl) };
 }
 
 /** Prints the outcome, writes the GitHub Actions files, and returns the exit code. */
@@ -151,7 +151,7 @@ export function finish(run: RevisionRun, outcome: RunOutcome): number {
       elapsed_ms: elapsed,
       exit_code: outcome.exitCode,
       // The error's problem body is the server's: its echoes of secrets are hidden by structure.
-      ...(outcome.error ? { error: io.redactor.errorJson(outcome.error.json) } : {}),
+      ...(outcome.error ? { error: outcome.error.json } : {}),
       ...(resume ? { resume } : {}),
     });
   } else if (outcome.status && !outcome.error) {

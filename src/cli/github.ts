@@ -1,7 +1,8 @@
 // GitHub Actions: step outputs in $GITHUB_OUTPUT, a markdown summary in $GITHUB_STEP_SUMMARY, and
 // ::error:: annotations and ::add-mask:: when GITHUB_ACTIONS=true. The step outputs are written as
-// they are (ids and statuses a later step reads); the summary and annotations, text for people, are
-// masked by whole tokens, and the runner itself hides every value given to ::add-mask::.
+// they are (ids and statuses a later step reads); the summary and annotations are written from data
+// already masked where it entered (src/shared/mask.ts), and the runner itself hides every value given
+// to ::add-mask::.
 import { randomUUID } from "node:crypto";
 import { closeSync, constants, writeSync } from "node:fs";
 import { checkUserFile, openUserFile, UnusableFileError } from "../local-server/user-file.js";
@@ -63,7 +64,7 @@ export function writeGithubOutputs(io: Io, outputs: Record<string, string>): voi
 }
 
 export function appendGithubSummary(io: Io, markdown: string): void {
-  appendRunnerFile(io, "GITHUB_STEP_SUMMARY", io.redactor.text(markdown.endsWith("\n") ? markdown : `${markdown}\n`));
+  appendRunnerFile(io, "GITHUB_STEP_SUMMARY", markdown.endsWith("\n") ? markdown : `${markdown}\n`);
 }
 
 /**
@@ -72,5 +73,5 @@ export function appendGithubSummary(io: Io, markdown: string): void {
  */
 export function annotateError(io: Io, title: string, message: string): void {
   if (io.env.GITHUB_ACTIONS !== "true") return;
-  io.stderr.write(`::error title=${escapeProperty(io.redactor.text(title))}::${escapeMessage(io.redactor.text(terminalSafe(message)))}\n`);
+  io.stderr.write(`::error title=${escapeProperty(title)}::${escapeMessage(terminalSafe(message))}\n`);
 }

@@ -36,7 +36,7 @@ function table(header: string[], rows: string[][]): string[] {
  */
 export function printList<T extends object>(io: Io, output: Output, noun: string, items: readonly T[], header: string[], row: (item: T) => string[]): number {
   if (output.json) {
-    for (const item of items) output.event(io.redactor.echo(item));
+    for (const item of items) output.event(io.redactor.data(item));
     return EXIT.ok;
   }
   if (items.length === 0) {
@@ -49,10 +49,11 @@ export function printList<T extends object>(io: Io, output: Output, noun: string
 
 /** Prints a failed list call and returns exit code 6. */
 export function listFailed(io: Io, output: Output, command: string, error: unknown, baseUrl: string): number {
-  const described = describeError(error, baseUrl);
+  // What the server wrote in its error is masked where it quotes the key or a secret back.
+  const described = describeError(io.redactor.error(error), baseUrl);
   output.diagnostic(`dms ${command}: ${described.summary}`, "red");
   for (const line of described.details) output.diagnostic(line);
-  if (output.json) output.event({ event: "result", exit_code: EXIT.apiError, error: io.redactor.errorJson(described.json) });
+  if (output.json) output.event({ event: "result", exit_code: EXIT.apiError, error: described.json });
   annotateError(io, `dms ${command}`, described.summary);
   return EXIT.apiError;
 }

@@ -76,8 +76,8 @@ async function main(argv: string[]): Promise<number> {
     // The simulator keeps the process alive until a signal stops it.
     return -1;
   }
-  const { Redactor } = await import("./redact.js");
-  return runCommand(name, args, { stdout, stderr, env: process.env, redactor: new Redactor() });
+  const { Masker } = await import("../shared/mask.js");
+  return runCommand(name, args, { stdout, stderr, env: process.env, redactor: new Masker() });
 }
 
 async function runCommand(name: string, args: string[], io: Io): Promise<number> {
@@ -88,10 +88,10 @@ async function runCommand(name: string, args: string[], io: Io): Promise<number>
   } catch (error) {
     if (!(error instanceof UsageError)) {
       const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-      io.stderr.write(`${io.redactor.apply(`dms ${name}: unexpected error: ${text}`)}\n`);
+      io.stderr.write(`${io.redactor.quoted(`dms ${name}: unexpected error: ${text}`)}\n`);
       return 1;
     }
-    const message = io.redactor.apply(terminalSafe(error.message));
+    const message = io.redactor.quoted(terminalSafe(error.message));
     io.stderr.write(`dms ${name}: ${message}\nRun "dms ${name} --help" for its flags.\n`);
     annotateError(io, `dms ${name}`, error.message);
     // With --json the last line on stdout is always a result object.

@@ -1,7 +1,8 @@
 // Where dms writes: stdout for results (JSON lines with --json), stderr for diagnostics and the live
 // spinner. Every line has its control characters escaped (text from the server cannot drive the
-// terminal) and is redacted. Colours and the spinner only on a terminal, never with NO_COLOR.
-import type { Redactor } from "./redact.js";
+// terminal). Masking happens where server data enters (src/shared/mask.ts), not on lines: a line
+// dms writes from data (a status, a name) must not lose a word that happens to equal the key. Colours and the spinner only on a terminal, never with NO_COLOR.
+import type { Masker } from "../shared/mask.js";
 import { jsonSafe, terminalSafe } from "./terminal-text.js";
 import { addMask } from "./workflow-commands.js";
 
@@ -14,7 +15,8 @@ export interface Io {
   stdout: Stream;
   stderr: Stream;
   env: NodeJS.ProcessEnv;
-  redactor: Redactor;
+  /** The one masking rule (src/shared/mask.ts): what the server sent is masked before it is printed. */
+  redactor: Masker;
 }
 
 // SGR codes written directly: util.styleText checks process.stdout on newer Node, not the stream written to.
@@ -58,12 +60,12 @@ export class Output {
   /** A line on stdout (for people; with --json use event()). */
   line(text: string, style?: Style): void {
     this.clearSpinner();
-    this.io.stdout.write(`${this.paint(this.io.redactor.apply(terminalSafe(text)), style, this.outColors)}\n`);
+    this.io.stdout.write(`${this.paint(terminalSafe(text), style, this.outColors)}\n`);
   }
 
   /**
    * A JSON line on stdout, as it is: what a machine reads is never masked by text. Data from the
-   * service goes through `io.redactor.echo()` first, which hides secrets where they are secrets.
+   * service goes through `io.redactor.data()` first, which hides secrets where they are secrets.
    */
   event(value: object): void {
     this.io.stdout.write(`${jsonSafe(JSON.stringify(value))}\n`);
@@ -72,7 +74,7 @@ export class Output {
   /** A diagnostic line on stderr. */
   diagnostic(text: string, style?: Style): void {
     this.clearSpinner();
-    this.io.stderr.write(`${this.paint(this.io.redactor.apply(terminalSafe(text)), style, this.errColors)}\n`);
+    this.io.stderr.write(`${this.paint(terminalSafe(text), style, this.errColors)}\n`);
   }
 
   /** A live line on stderr, redrawn ten times a second, only on a terminal and not with --json. */
@@ -95,7 +97,7 @@ export class Output {
     const spinner = this.spinner;
     if (!spinner) return;
     const frame = SPINNER_FRAMES[spinner.frame++ % SPINNER_FRAMES.length]!;
-    this.io.stderr.write(`${CLEAR_LINE}${this.paint(frame, "dim", this.errColors)} ${this.io.redactor.apply(terminalSafe(spinner.text()))}`);
+    this.io.stderr.write(`${CLEAR_LINE}${this.paint(frame, "dim", this.errColors)} ${terminalSafe(spinner.text())}`);
   }
 
   private clearSpinner(): void {

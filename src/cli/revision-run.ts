@@ -54,7 +54,7 @@ export function startRevisionRun(command: RevisionRun["command"], deploymentId: 
   const timeoutMs = parseDuration("--timeout", values.timeout, DEFAULT_WAIT.timeoutMs);
   const intervalMs = parseDuration("--interval", values.interval, DEFAULT_WAIT.intervalMs);
   const connection = readConnection(values, io.env);
-  io.redactor.add(connection.apiKey);
+  io.redactor.addKey(connection.apiKey);
   const run: RevisionRun = {
     io,
     output: new Output(io, values.json === true),

@@ -5,7 +5,6 @@ import { unwrap } from "../client/errors.js";
 import { untypedMethods } from "../client/untyped-call.js";
 import { type ArgumentsSpec, choiceArgument, inputSchema, readArguments } from "./arguments.js";
 import { componentSchema, type JsonSchema, operationOf } from "./json-schema.js";
-import { withoutSecretValues } from "./mask.js";
 import { dataResult } from "./results.js";
 import { READ_HINTS, type ToolContext, type ToolDefinition } from "./tool.js";
 
@@ -43,12 +42,6 @@ function readTool(definition: {
   };
 }
 
-/** A page whose resources are deployments, their secret values masked. */
-function maskedPage(data: unknown): Record<string, unknown> {
-  const page = data as { resources: unknown[] };
-  return { ...page, resources: page.resources.map(withoutSecretValues) };
-}
-
 const PAGING = "Paged: answers { resources, offset }; fewer resources than `limit` means the last page, else call again with the answered `offset`.";
 
 export const listDeployments = readTool({
@@ -63,7 +56,6 @@ export const listDeployments = readTool({
     parameters: ["name_contains", "status", "deployment_type", "image_version", "remote_reconciled", "tag_value_ids", "deployment_ids", "limit", "offset"],
   },
   outputSchema: componentSchema("DeploymentPage", OUT),
-  answer: maskedPage,
 });
 
 export const getDeployment = readTool({
@@ -74,7 +66,6 @@ export const getDeployment = readTool({
     "secret names (values as ***), status, latest_revision_id and active_revision_id. Use it to see what is deployed before changing it.",
   args: { operationId: "getDeployment", parameters: ["deployment_id"] },
   outputSchema: componentSchema("Deployment", OUT),
-  answer: (data) => withoutSecretValues(data as Record<string, unknown>),
 });
 
 export const listRevisions = readTool({

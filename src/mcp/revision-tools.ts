@@ -9,7 +9,6 @@ import { createsRevision, REVISION_FIELDS } from "../shared/revision-rules.js";
 import type { Deployment, DeploymentPatch, Revision } from "../shared/types.js";
 import { ArgumentError, booleanArgument, inputSchema, readArguments, secondsArgument } from "./arguments.js";
 import { componentSchema, type JsonSchema } from "./json-schema.js";
-import { withoutSecretValues } from "./mask.js";
 import { getOperation } from "./read-tools.js";
 import { CreatedRevisionUnreadError, dataResult, type ToolResult } from "./results.js";
 import { READ_HINTS, type ToolContext, type ToolDefinition, writeHints } from "./tool.js";
@@ -67,7 +66,7 @@ export function outcomeResult(outcome: Outcome, waited: boolean, extra: Record<s
     status: revision.status,
     ended,
     revision,
-    ...(outcome.deployment ? { deployment: withoutSecretValues(outcome.deployment) } : {}),
+    ...(outcome.deployment ? { deployment: outcome.deployment } : {}),
     ...extra,
   };
   const which = `revision ${revision.id} of deployment ${outcome.deploymentId}`;

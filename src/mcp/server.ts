@@ -8,7 +8,7 @@ import type { DeploymentsClient } from "../client/client.js";
 import { checkDelay } from "../client/option-checks.js";
 import { DEFAULT_WAIT } from "../client/wait-for-revision.js";
 import { openApiDocument } from "../shared/document.js";
-import { maskResult } from "./mask.js";
+import { Masker } from "../shared/mask.js";
 import { failureResult, type ToolResult } from "./results.js";
 import type { ToolContext } from "./tool.js";
 import { toolsFor } from "./tools.js";
@@ -21,8 +21,8 @@ export interface McpServerOptions {
   /** The pause between two polls of a revision while a tool waits. Default 2,000 ms. */
   pollIntervalMs?: number;
   /**
-   * Values never to show an agent, such as the API key: replaced by *** wherever they stand whole in
-   * a result, as a net for a service that repeats them. The secrets sent by a deploy are added per call.
+   * Values never to show an agent, such as the API key: replaced by *** where the service quotes them
+   * back (src/shared/mask.ts). The secrets sent by a deploy are added per call.
    */
   redact?: readonly string[];
 }
@@ -44,6 +44,19 @@ function secretValuesOf(args: unknown): string[] {
   const secrets = (args as { secrets?: unknown } | undefined)?.secrets;
   if (!Array.isArray(secrets)) return [];
   return secrets.map((s) => (s as { value?: unknown } | null)?.value).filter((v): v is string => typeof v === "string");
+}
+
+/**
+ * A tool result with the service's data masked by structure; the text block that is that data as
+ * JSON is written again from the masked data, so that the two stay the same. The other text blocks
+ * are the tool's own words (an error's were masked with the error), left as they are.
+ */
+function maskedResult(result: ToolResult, masker: Masker): ToolResult {
+  if (result.structuredContent === undefined) return result;
+  const json = JSON.stringify(result.structuredContent);
+  const data = masker.data(result.structuredContent);
+  const content = result.content.map((block) => (block.text === json ? { ...block, text: JSON.stringify(data) } : block));
+  return { ...result, content, structuredContent: data };
 }
 
 export function createMcpServer(options: McpServerOptions): Server {
@@ -101,19 +114,19 @@ export function createMcpServer(options: McpServerOptions): Server {
         return sent;
       },
     };
-    const masked = [...redact, ...secretValuesOf(args)];
+    const masker = new Masker({ keys: redact, secrets: secretValuesOf(args) });
     let result: ToolResult;
     try {
       result = await tool.run(args, context);
     } catch (error) {
-      result = failureResult(name, error);
+      result = failureResult(name, masker.error(error));
     }
     await sent;
     try {
-      return maskResult(result, masked);
+      return maskedResult(result, masker);
     } catch (error) {
       // An answer nested too deep to walk: the call still gets an answer.
-      return maskResult(failureResult(name, error), masked);
+      return failureResult(name, masker.error(error));
     }
   });
 

@@ -1,10 +1,10 @@
 // Generated cases (fast-check, seeded) for the two functions every dms line goes through:
-// terminalSafe leaves no character a terminal acts on, and keeps every other one; the Redactor
-// changes nothing but whole occurrences of long secrets, and JSON stays the same JSON.
+// terminalSafe leaves no character a terminal acts on, and keeps every other one; the Masker
+// changes nothing but what a server quotes back and secrets where they are secrets.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MIN_MASKED_LENGTH, REDACTED, Redactor } from "../../src/cli/redact.js";
 import { jsonSafe, terminalSafe } from "../../src/cli/terminal-text.js";
+import { MASKED, Masker } from "../../src/shared/mask.js";
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 const anyText = fc.string({ unit: "binary", maxLength: 60 });
@@ -25,60 +25,65 @@ describe("terminalSafe and jsonSafe", () => {
   });
 });
 
-describe("Redactor", () => {
+describe("Masker (src/shared/mask.ts, the one rule of dms and the MCP server)", () => {
   const uuid = fc.uuid();
-  it("short values never change text; ids and words around a value are left alone", () => {
+  const word = fc.stringMatching(/^[A-Za-z0-9]{1,20}$/);
+  it("quoted(): a value of any length is masked in a server's text wherever it stands whole, and nothing else changes", () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: MIN_MASKED_LENGTH - 1 }), fc.array(uuid, { maxLength: 4 }), (secret, ids) => {
-        const redactor = new Redactor();
-        redactor.add(secret);
-        const text = `${ids.join(" ")} exit code | 1 | ${secret}_free dev-${secret}`;
-        expect(redactor.text(text)).toBe(text);
-      }),
-      { numRuns: 300, seed: 19 },
-    );
-  });
-
-  it("a long value is masked in text wherever it stands whole, and nothing else changes", () => {
-    const secret = fc.stringMatching(/^[A-Za-z0-9]{6,20}$/);
-    fc.assert(
-      fc.property(secret, uuid, (value, id) => {
+      fc.property(word, uuid, (value, id) => {
         fc.pre(!id.includes(value));
-        const redactor = new Redactor();
-        redactor.add(value);
-        expect(redactor.text(`id ${id}: "${value}" rejected (${value})`)).toBe(`id ${id}: "${REDACTED}" rejected (${REDACTED})`);
-        expect(redactor.text(`${value}x ${value}_y`)).toBe(`${value}x ${value}_y`);
+        const masker = new Masker({ keys: [value] });
+        expect(masker.quoted(`id ${id}: "${value}" rejected (${value})`)).toBe(`id ${id}: "${MASKED}" rejected (${MASKED})`);
+        expect(masker.quoted(`${value}x ${value}_y dev-${value}`)).toBe(`${value}x ${value}_y dev-${value}`);
       }),
       { numRuns: 300, seed: 19 },
     );
   });
 
-  it("echo(): secrets[].value, a header echo of the key and a whole secret value are hidden; keys and every other value stay", () => {
+  it("data(): secrets[].value and a header echo of the key are hidden; names and values equal to the key or a secret stay", () => {
     fc.assert(
       fc.property(fc.string({ minLength: 1, maxLength: 12 }), fc.string({ minLength: 1, maxLength: 12 }), uuid, (secret, key, id) => {
-        fc.pre(secret !== key && secret !== id && key !== id && secret !== "A" && !["id", "deployment_type", "secrets", "echo"].includes(secret));
-        const redactor = new Redactor();
-        redactor.addSecret(secret);
-        redactor.add(key);
-        const data = { id, [secret]: key, deployment_type: key, secrets: [{ name: "A", value: id }], echo: { "X-Api-Key": key, note: secret } };
-        const seen = redactor.echo(data);
-        // The secret as a name, the key as an ordinary value: unchanged.
-        expect(Object.keys(seen)).toEqual(Object.keys(data));
+        fc.pre(
+          secret !== key &&
+            secret !== id &&
+            key !== id &&
+            ![secret, key].some((v) => ["id", "deployment_type", "secrets", "echo", "A", "note", "X-Api-Key"].includes(v)),
+        );
+        const masker = new Masker({ keys: [key], secrets: [secret] });
+        const data = { id, [secret]: key, deployment_type: key, secrets: [{ name: "A", value: id }], echo: { "X-Api-Key": key, note: secret }, [key]: 1 };
+        const seen = masker.data(data);
         expect(seen).toEqual({
           id,
           [secret]: key,
           deployment_type: key,
-          secrets: [{ name: "A", value: REDACTED }],
-          echo: { "X-Api-Key": REDACTED, note: REDACTED },
+          secrets: [{ name: "A", value: MASKED }],
+          echo: { "X-Api-Key": MASKED, note: secret },
+          [key]: 1,
         });
       }),
       { numRuns: 300, seed: 19 },
     );
   });
 
-  it("echo() keeps a member named __proto__ a member", () => {
+  it("problem(): every string of an error body is quoted(); error(): a copy of the same class with the server's words masked", () => {
+    const masker = new Masker({ keys: ["dev"], secrets: ["s3cr3t"] });
+    expect(masker.problem({ detail: "key dev and s3cr3t refused", errors: [{ value: "s3cr3t", code: "device" }], headers: { dev: true } })).toEqual({
+      detail: "key *** and *** refused",
+      errors: [{ value: "***", code: "device" }],
+      headers: { [MASKED]: true },
+    });
+    class Failure extends Error {
+      readonly detail = "the key dev is refused";
+      readonly path = "/v2/dev";
+    }
+    const seen = masker.error(new Failure("dev failed"));
+    expect(seen).toBeInstanceOf(Failure);
+    expect([seen.message, seen.detail, seen.path]).toEqual(["*** failed", "the key *** is refused", "/v2/dev"]);
+  });
+
+  it("data() keeps a member named __proto__ a member", () => {
     const data = JSON.parse('{"__proto__":{"polluted":true},"name":"n"}');
-    const seen = new Redactor().echo(data) as Record<string, unknown>;
+    const seen = new Masker().data(data) as Record<string, unknown>;
     expect(JSON.stringify(seen)).toBe('{"__proto__":{"polluted":true},"name":"n"}');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });

@@ -64,7 +64,7 @@ describe("the MCP server, spoken to raw", () => {
     expect((await call("get_deployment", `{"deployment_id":"${DEPLOYMENT}"}`)).result.isError).toBeFalsy();
   });
 
-  it("a short key (dev) repeated by the service never shows, and the JSON text is the structured content", async () => {
+  it("a short key (dev) quoted back in a problem never shows; a data value equal to it stays; the JSON text is the structured content", async () => {
     const sim = createSimulator({ stepSeconds: 0.01 });
     // A service that quotes the key in a problem detail and in a field of what it answers.
     const echoing: typeof fetch = async (input, init) => {
@@ -80,12 +80,12 @@ describe("the MCP server, spoken to raw", () => {
     const refused = await call("list_revisions", `{"deployment_id":"${DEPLOYMENT}"}`);
     expect(refused.result.isError).toBe(true);
     expect(refused.result.content[0].text).toContain("the key *** is not accepted here");
-    // The deployment now holds "dev" as its ref: a value equal to the key is masked in the data and in its JSON text alike.
+    expect(JSON.stringify(refused)).not.toMatch(/(?<![\p{L}\p{N}_-])dev(?![\p{L}\p{N}_-])/u);
+    // The deployment now holds "dev" as its ref: a data value equal to the key is data, unchanged in the structured content and its JSON text alike.
     const deployed = await call("deploy", `{"deployment_id":"${DEPLOYMENT}","source_revision_config":{"repo_ref":"dev"},"wait":false}`);
     const { content, structuredContent } = deployed.result;
-    expect(structuredContent.deployment.source_revision_config.repo_ref).toBe("***");
+    expect(structuredContent.deployment.source_revision_config.repo_ref).toBe("dev");
     expect(content.at(-1).text).toBe(JSON.stringify(structuredContent));
-    for (const answer of [refused, deployed]) expect(JSON.stringify(answer)).not.toMatch(/(?<![\p{L}\p{N}_-])dev(?![\p{L}\p{N}_-])/u);
   });
 
   it("createMcpServer refuses a bad option at creation with a TypeError naming it", () => {

@@ -18,7 +18,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     status = parseChoices("--status", values.status, DEPLOYMENT_STATUSES, "a deployment status")[0];
   }
   const connection = readConnection(values, io.env);
-  io.redactor.add(connection.apiKey);
+  io.redactor.addKey(connection.apiKey);
   const output = new Output(io, values.json === true);
 
   const query = {

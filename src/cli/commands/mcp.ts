@@ -43,12 +43,12 @@ export async function run(args: string[], io: Io): Promise<number> {
   const pollIntervalMs = parseDuration("--interval", values.interval, DEFAULT_WAIT.intervalMs);
   const port = portFlag(values.port);
   const connection = readConnection(values, io.env);
-  io.redactor.add(connection.apiKey);
+  io.redactor.addKey(connection.apiKey);
   const readOnly = values["read-only"] === true;
   const options: McpServerOptions = { client: clientFor(connection), readOnly, pollIntervalMs, redact: [connection.apiKey] };
   const tools = readOnly ? "the read-only tools" : "the tools";
   // What people should see goes to stderr, which MCP clients log; on stdio, stdout is the protocol's.
-  const tell = (line: string) => io.stderr.write(`${io.redactor.apply(line)}\n`);
+  const tell = (line: string) => io.stderr.write(`${line}\n`);
 
   if (port === undefined) {
     const stdio = await withSdk(io, () => import("../../mcp/stdio.js"));

@@ -14,7 +14,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const limit = parseCount("--limit", values.limit, 20);
   const status = values.status === undefined ? undefined : parseChoices("--status", values.status, REVISION_STATUSES, "a revision status");
   const connection = readConnection(values, io.env);
-  io.redactor.add(connection.apiKey);
+  io.redactor.addKey(connection.apiKey);
   const output = new Output(io, values.json === true);
   const client = clientFor(connection);
 

@@ -89,7 +89,7 @@ function reportTarget(run: RevisionRun, target: Revision): void {
       deployment_id: run.deploymentId,
       target_revision_id: target.id,
       target_status: target.status,
-      source_revision_config: run.io.redactor.echo(target.source_revision_config),
+      source_revision_config: run.io.redactor.data(target.source_revision_config),
       elapsed_ms: elapsedMs(run),
     });
   } else {
