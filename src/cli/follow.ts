@@ -2,6 +2,7 @@
 // change, then report the outcome (stdout, --json, GitHub Actions) and choose the exit code.
 import type { DeploymentsClient } from "../client/client.js";
 import type { RevisionStatus } from "../shared/types.js";
+import { unwrap } from "../client/errors.js";
 import { isTerminalRevisionStatus, RevisionWaitTimeoutError, waitForRevision } from "../client/wait-for-revision.js";
 import { EXIT, exitCodeForStatus } from "./exit-codes.js";
 import { annotateError, appendGithubSummary, writeGithubOutputs } from "./github.js";
@@ -74,6 +75,24 @@ function reportStatus(run: RevisionRun, revisionId: string, status: RevisionStat
     run.output.event({ event: "status", deployment_id: run.deploymentId, revision_id: revisionId, status, elapsed_ms: elapsed });
   } else {
     run.output.line(`${formatElapsed(elapsed).padStart(7)}  ${status}`, STATUS_STYLE[status]);
+  }
+}
+
+/**
+ * --no-wait: the revision just created, read once, so that the result carries its status (a fresh
+ * revision is CREATING or QUEUED, never "no status"); never throws.
+ */
+export async function createdOutcome(run: RevisionRun, client: DeploymentsClient, revisionId: string, signal: AbortSignal): Promise<RunOutcome> {
+  try {
+    const revision = unwrap(
+      await client.GET("/v2/deployments/{deployment_id}/revisions/{revision_id}", {
+        params: { path: { deployment_id: run.deploymentId, revision_id: revisionId } },
+        signal,
+      }),
+    );
+    return { revisionId, status: revision.status ?? null, exitCode: EXIT.ok };
+  } catch (error) {
+    return failedOutcome(run, error, revisionId, null);
   }
 }
 

@@ -3,7 +3,7 @@
 // a bad argument, an error of the service or a bug in a tool answers an error result, and the
 // server goes on answering.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { DeploymentsClient } from "../client/client.js";
 import { checkDelay } from "../client/option-checks.js";
 import { DEFAULT_WAIT } from "../client/wait-for-revision.js";
@@ -38,6 +38,15 @@ const CallToolAsSent = CallToolRequestSchema.pick({ method: true }).loose();
 const INSTRUCTIONS = `Tools for the Deployment Management Service: agent applications (deployments) and their revisions.
 To deploy: list_deployments (find the id) -> deploy (patch + wait; progress reports each revision state) -> the answer says whether it ended DEPLOYED.
 A failed revision is an answer with isError set and the revision in structuredContent; list_revisions shows the history.`;
+
+/**
+ * A JSON-RPC error for the SDK to send: its code and its message as they are. (An McpError's message
+ * already starts "MCP error -32602: ", and the client's McpError adds that again, so an agent read
+ * the prefix twice.)
+ */
+function protocolError(code: number, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
 
 /** Secret values in a deploy's arguments, so that an answer never repeats them. */
 function secretValuesOf(args: unknown): string[] {
@@ -94,7 +103,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     const tool = byName.get(name);
     if (!tool) {
       const hidden = readOnly && toolsFor(false).some((t) => t.name === name) ? " (this server is read-only)" : "";
-      throw new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(name)}${hidden}; the tools are ${tools.map((t) => t.name).join(", ")}`);
+      throw protocolError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(name)}${hidden}; the tools are ${tools.map((t) => t.name).join(", ")}`);
     }
     const progressToken = extra._meta?.progressToken;
     let step = 0;

@@ -121,7 +121,9 @@ describe.concurrent("dms deploy", () => {
     const second = await dms(["deploy", id, "--ref", "two", "--no-wait", "--json"], slowSim.env());
     expect(second.code).toBe(0);
     const secondResult = jsonLines(second.stdout).at(-1);
-    expect(secondResult).toMatchObject({ event: "result", deployment_id: id, status: null, exit_code: 0 });
+    expect(secondResult).toMatchObject({ event: "result", deployment_id: id, exit_code: 0 });
+    // The created revision read once: its status as the service has it now, never null (issue 32).
+    expect(["CREATING", "QUEUED", "AWAITING_BUILD", "BUILDING", "AWAITING_DEPLOY", "DEPLOYING", "INTERRUPTED"]).toContain(secondResult.status);
     const result = await first.ended;
     expect(result.code).toBe(4);
     const firstResult = jsonLines(result.stdout).at(-1);

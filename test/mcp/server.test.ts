@@ -286,6 +286,8 @@ describe("errors an agent can fix", () => {
   it("an unknown tool is a protocol error that lists the tools", async () => {
     await expect(call("delete_everything")).rejects.toThrow(McpError);
     await expect(call("delete_everything")).rejects.toThrow(/list_deployments/);
+    // The code once, as the client's McpError writes it: not "MCP error -32602: MCP error -32602: …".
+    await expect(call("delete_everything")).rejects.toThrow(/^MCP error -32602: unknown tool "delete_everything"/);
   });
 
   it("a key the service refuses is a 401 that never shows the key", async () => {

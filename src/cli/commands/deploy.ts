@@ -4,7 +4,7 @@
 import { NoRevisionCreatedError } from "../../client/deploy-revision.js";
 import { buildDeployPatch, createsRevision, readSecrets } from "../deploy-patch.js";
 import { EXIT } from "../exit-codes.js";
-import { failedOutcome, finish, followRevision } from "../follow.js";
+import { createdOutcome, failedOutcome, finish, followRevision } from "../follow.js";
 import type { Io } from "../output.js";
 import { patchAndReport, startRevisionRun } from "../revision-run.js";
 import { DEPLOY } from "../specs.js";
@@ -28,7 +28,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     let revisionId: string | null = null;
     try {
       revisionId = await patchAndReport(run, client, patch, wait.signal);
-      if (values["no-wait"]) return finish(run, { revisionId, status: null, exitCode: EXIT.ok });
+      if (values["no-wait"]) return finish(run, await createdOutcome(run, client, revisionId, wait.signal));
       wait.signal.throwIfAborted();
     } catch (error) {
       if (error instanceof NoRevisionCreatedError) {

@@ -6,7 +6,7 @@ import { unwrap } from "../../client/errors.js";
 import { findRollbackTarget, NoRollbackTargetError, rollbackPatch } from "../../client/rollback.js";
 import type { Revision } from "../../shared/types.js";
 import { EXIT } from "../exit-codes.js";
-import { elapsedMs, failedOutcome, finish, followRevision, type RevisionRun } from "../follow.js";
+import { createdOutcome, elapsedMs, failedOutcome, finish, followRevision, type RevisionRun } from "../follow.js";
 import type { Io } from "../output.js";
 import { patchAndReport, startRevisionRun } from "../revision-run.js";
 import { ROLLBACK } from "../specs.js";
@@ -59,7 +59,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       const { deployment, target } = await findRollbackTarget(client, deploymentId, { toRevisionId, signal });
       reportTarget(run, target);
       revisionId = await patchAndReport(run, client, rollbackPatch(deployment, target), signal);
-      if (values["no-wait"]) return finish(run, { revisionId, status: null, exitCode: EXIT.ok });
+      if (values["no-wait"]) return finish(run, await createdOutcome(run, client, revisionId, wait.signal));
       signal.throwIfAborted();
     } catch (error) {
       if (error instanceof NoRollbackTargetError) {
