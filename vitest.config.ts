@@ -1,18 +1,21 @@
 import { configDefaults, defineConfig } from "vitest/config";
 
+// `npm test`, the fast lane: unit, integration, contract and browser tests. What guards the project
+// as a whole (the type-check, lint and format, drift, pack and entry tests, the docs builds, the
+// fuzz budget) lives in test/check/ and runs with `npm run check` (vitest.check.config.ts); the
+// fresh-clone test is `npm run test:fresh-clone`.
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
-    // The fresh-clone test installs a clone and runs every command (minutes): npm run test:fresh-clone.
-    exclude: [...configDefaults.exclude, "test/fresh-clone/fresh-clone.test.ts"],
+    exclude: [...configDefaults.exclude, "test/check/**", "test/fresh-clone/fresh-clone.test.ts"],
     globalSetup: ["test/global-setup.ts"],
-    // Timeouts catch hangs, not slowness: a whole-project type-check took over 60 s while another
-    // suite ran beside this one on the same two cores.
-    testTimeout: 180_000,
+    // Timeouts catch hangs, not slowness: on two loaded cores a server's first start has taken tens
+    // of seconds.
+    testTimeout: 120_000,
     // expect.poll waits for an event, not for a time: its default second is too short on a loaded
     // machine (a reset seen only after a send that took longer), so it waits half a minute.
     expect: { poll: { timeout: 30_000 } },
-    hookTimeout: 180_000,
+    hookTimeout: 120_000,
     // Two cores: suites that start servers or compilers run two at a time.
     maxWorkers: 2,
   },

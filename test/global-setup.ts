@@ -1,32 +1,13 @@
-// Before any suite runs: compiles src/ to dist/ when a source changed since the last compile
-// (tools/build/compile-if-stale.ts, the same step `npm install` runs), marking the bins executable; then
-// packs that dist/ once (`npm pack --json --ignore-scripts`, so prepack does not compile again) into
-// a temp folder, and provides the tarball's path and npm's entry for it to the tests
-// (test/support/packed.ts). The tests that install the package install this one tarball, so no two
-// suites pack or compile into dist/ at once. The teardown removes the folder.
-// tsc emits JavaScript even when there are type errors; those are reported by
-// test/typecheck.test.ts, so a type error fails that test instead of stopping every suite here.
-import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+// Before any suite of `npm test` runs: emits dist/'s JavaScript when a source changed since the last
+// compile (tools/build/compile-if-stale.ts, the step every launcher takes: esbuild, no type-check,
+// about a second), marking the bins executable, so the tests that start `dms`, the simulator or the
+// mock as processes run what src/ says now. Type errors are `npm run check`'s (test/check/typecheck.test.ts).
+import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import type { TestProject } from "vitest/node";
-import type { PackEntry } from "./support/packed.js";
 
-const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-
-export default function setup({ provide }: TestProject): () => void {
+export default function setup(): void {
   const root = fileURLToPath(new URL("..", import.meta.url));
   const result = spawnSync(process.execPath, ["tools/build/compile-if-stale.ts"], { cwd: root, encoding: "utf8" });
   if (result.error) throw result.error;
-  if (result.status !== 0 || /tsc reported errors/.test(result.stderr)) console.warn(`compiling src/ reported:\n${result.stdout}${result.stderr}`);
-
-  const work = mkdtempSync(join(tmpdir(), "dms-packed-"));
-  const stdout = execFileSync(npm, ["pack", "--json", "--ignore-scripts", "--pack-destination", work], { cwd: root, encoding: "utf8", maxBuffer: 1 << 24 });
-  // npm may print notices before the JSON array.
-  const entry = (JSON.parse(stdout.slice(stdout.indexOf("[\n"))) as PackEntry[])[0]!;
-  provide("packedTarball", join(work, entry.filename));
-  provide("packEntry", entry);
-  return () => rmSync(work, { recursive: true, force: true });
+  if (result.status !== 0) throw new Error(`compiling src/ failed:\n${result.stdout}${result.stderr}`);
 }

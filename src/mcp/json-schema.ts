@@ -4,8 +4,8 @@
 // keywords only, because clients validate with whatever JSON Schema library they have.
 // The Kubernetes-shaped resource spec is described in one sentence instead of field by field: the
 // full schema still checks it (the compiled validators) before anything is sent.
-import { type DocumentNode, deref, listOperations, type OperationEntry } from "../shared/walk.js";
 import { openApiDocument } from "../shared/document.js";
+import { type DocumentNode, deref, listOperations, type OperationEntry, viewSchema } from "../shared/walk.js";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -99,20 +99,18 @@ function toJsonSchema(node: DocumentNode, options: SchemaOptions): JsonSchema | 
 
 /**
  * `allOf: [Base]` with properties of its own, `false` for fields that cannot be sent and
- * `unevaluatedProperties: false`: one object with Base's properties, the own ones over them, the
- * `false` ones removed, and `additionalProperties: false`.
+ * `unevaluatedProperties: false`, read by the package's one schema view: one object with the
+ * properties every part allows, the forbidden ones removed, and `additionalProperties: false`.
+ * Where a property is given by several parts, the last is written: by the document's convention it
+ * is the request variant, which wraps the earlier one (allOf), so it alone states what both allow.
  */
 function flattenInput(node: DocumentNode, options: SchemaOptions): JsonSchema {
+  const view = viewSchema(openApiDocument, node);
   const base = toJsonSchema(node.allOf[0], options) as JsonSchema;
-  const properties: Record<string, unknown> = { ...((base.properties as Record<string, unknown>) ?? {}) };
-  for (const [name, value] of Object.entries<DocumentNode>(node.properties ?? {})) {
-    if (value === false) delete properties[name];
-    else properties[name] = toJsonSchema(value, options);
-  }
-  const required = [...new Set([...((base.required as string[]) ?? []), ...(node.required ?? [])])];
+  const properties = Object.fromEntries([...view.properties].map(([name, parts]) => [name, toJsonSchema(parts[parts.length - 1], options)]));
   const out: JsonSchema = { ...base, properties };
-  if (required.length > 0) out.required = required;
-  if (node.unevaluatedProperties === false || node.additionalProperties === false) out.additionalProperties = false;
+  if (view.required.size > 0) out.required = [...view.required];
+  if (view.closed) out.additionalProperties = false;
   const description = options.descriptions ? shortDescription(node.description) : undefined;
   if (description) out.description = description;
   else if (!options.descriptions) delete out.description;

@@ -1,8 +1,8 @@
-// A flattened view of the JSON Schemas in the bundled document, for deriving test cases:
-// follows $ref, merges allOf, and sees through the `anyOf: [X, {type: "null"}]` nullable wrapper.
-// It is only as precise as case derivation needs; ajv (test/support/openapi-validator.ts) stays the
-// judge of what is valid. References and the nullable wrapper are read with src/shared/walk.ts.
-import { deref, isNullBranch } from "../../src/shared/walk.js";
+// A view of the JSON Schemas in the bundled document, for deriving test cases: the package's one
+// reading of a schema (src/shared/walk.ts: $ref followed, allOf intersected with the tightest
+// bounds, the nullable wrapper seen through), shaped for case derivation. ajv
+// (test/support/openapi-validator.ts) stays the judge of what is valid.
+import { allOfSchemas, deref, viewSchema } from "../../src/shared/walk.js";
 
 export type Schema = Record<string, any>;
 
@@ -44,61 +44,23 @@ export function resolveRef(document: Schema, value: Schema): Schema {
 }
 
 export function view(document: Schema, raw: Schema): SchemaView {
-  const out: SchemaView = { properties: new Map(), required: new Set(), closed: false, opaque: false };
-  merge(document, out, raw, 0);
+  const shared = viewSchema(document, raw);
+  const out: SchemaView = {
+    properties: new Map([...shared.properties].map(([name, list]) => [name, allOfSchemas(list)])),
+    required: shared.required,
+    closed: shared.closed,
+    opaque: shared.branches !== undefined,
+  };
+  if (shared.types) out.types = shared.types;
+  if (shared.enum) out.enum = shared.enum;
+  for (const key of ["format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems"] as const) {
+    if (shared[key] !== undefined) (out as any)[key] = shared[key];
+  }
+  if (shared.patterns.length > 0) out.pattern = shared.patterns[shared.patterns.length - 1];
+  if (shared.readOnly) out.readOnly = true;
+  if (shared.items.length > 0) out.items = allOfSchemas(shared.items);
+  if (shared.sample !== undefined) out.sample = shared.sample;
   return out;
-}
-
-function merge(document: Schema, out: SchemaView, raw: Schema, depth: number): void {
-  if (depth > 20) throw new Error("schema nesting too deep");
-  const schema = resolveRef(document, raw);
-  for (const part of schema.allOf ?? []) merge(document, out, part, depth + 1);
-  const branches: Schema[] | undefined = schema.anyOf ?? schema.oneOf;
-  if (branches) {
-    const nonNull = branches.filter((b) => !isNullBranch(document, b));
-    if (nonNull.length === 1 && nonNull[0]) {
-      merge(document, out, nonNull[0], depth + 1);
-      if (nonNull.length < branches.length) addTypes(out, ["null"]);
-    } else {
-      out.opaque = true;
-    }
-  }
-  if (schema.type !== undefined) {
-    const types = new Set<string>(Array.isArray(schema.type) ? schema.type : [schema.type]);
-    // allOf parts narrow the type: keep what every part allows.
-    out.types = out.types ? new Set([...out.types].filter((t) => types.has(t) || (t === "integer" && types.has("number")))) : types;
-  }
-  if (schema.enum !== undefined) out.enum = schema.enum;
-  if (schema.const !== undefined) out.enum = [schema.const];
-  for (const key of [
-    "format",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "minItems",
-    "maxItems",
-  ] as const) {
-    if (schema[key] !== undefined) (out as any)[key] = schema[key];
-  }
-  if (schema.readOnly === true) out.readOnly = true;
-  for (const [name, sub] of Object.entries<Schema>(schema.properties ?? {})) {
-    const existing = out.properties.get(name);
-    // A property defined twice (allOf member and sibling) must satisfy both.
-    out.properties.set(name, existing ? { allOf: [existing, sub] } : sub);
-  }
-  for (const name of schema.required ?? []) out.required.add(name);
-  if (schema.additionalProperties === false || schema.unevaluatedProperties === false) out.closed = true;
-  if (schema.items !== undefined) out.items = out.items ? { allOf: [out.items, schema.items] } : schema.items;
-  const sample = schema.const ?? schema.default ?? schema.example ?? schema.examples?.[0];
-  if (sample !== undefined && sample !== null) out.sample = sample;
-}
-
-function addTypes(out: SchemaView, types: string[]): void {
-  out.types = new Set([...(out.types ?? []), ...types]);
 }
 
 const FORMAT_SAMPLES: Record<string, string> = {

@@ -1,4 +1,4 @@
-// The types of the query options, checked by the compiler (test/typecheck.test.ts type-checks the
+// The types of the query options, checked by the compiler (test/check/typecheck.test.ts type-checks the
 // project): data typed per operation, init and mutation variables checked like the client's own
 // calls, the cache typed through the tagged keys, openapi-react-query's hooks typed from the adapter.
 import { QueryClient, type InfiniteData } from "@tanstack/query-core";

@@ -1,6 +1,6 @@
 // The pages a reader reads: the front page, the contributors' page and every page under docs/.
-// Their ```ts samples are type-checked and run (test/docs/samples.test.ts) and type-checked against
-// the installed package (test/pack.test.ts).
+// Their ```ts samples are type-checked and run (test/check/docs/samples.test.ts) and type-checked against
+// the installed package (test/check/pack.test.ts).
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "./document.js";

@@ -1,4 +1,4 @@
-// Type-level tests of the client (src/index.ts), checked by test/typecheck.test.ts with tsc 5.9 and 7:
+// Type-level tests of the client (src/index.ts), checked by test/check/typecheck.test.ts with tsc 5.9 and 7:
 // each @ts-expect-error must be an error, and everything else must compile.
 import {
   ApiError,

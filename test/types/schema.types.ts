@@ -1,4 +1,4 @@
-// Type-level tests of generated/schema.d.ts. Checked by test/typecheck.test.ts with tsc 5.9 and 7:
+// Type-level tests of generated/schema.d.ts. Checked by test/check/typecheck.test.ts with tsc 5.9 and 7:
 // each @ts-expect-error must be an error, and everything else must compile.
 import type { components, operations } from "../../generated/schema.js";
 import type { DEPLOYMENT_STATUSES, REVISION_STATUSES, SOURCES, TERMINAL_REVISION_STATUSES } from "../../generated/constants.js";

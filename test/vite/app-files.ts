@@ -1,4 +1,4 @@
-// The Vite app of test/vite/plugin.test.ts, file by file as the test writes them into the consumer
+// The Vite app of test/check/vite/plugin.test.ts, file by file as the test writes them into the consumer
 // project; docs/react-and-testing.md shows vite.config.ts and src/main.ts exactly as they are here
 // (test/recipes/docs.test.ts checks it).
 

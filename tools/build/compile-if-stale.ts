@@ -1,25 +1,34 @@
-// Compiles src/ to dist/ (tsc -p tsconfig.build.json) only when a source is newer than the last
-// compile, or when a source was added, moved or removed since. tsc's own incremental check costs
-// seconds even when nothing changed; comparing modification times and names costs milliseconds.
-// `npm test` (its global setup), `npm start`, `npm run simulate` and `npm run dms` run it, so a
-// fresh clone compiles on its first command and later edits compile on the next one.
+// Makes dist/ from src/ only when a source is newer than the last compile, or when a source was
+// added, moved or removed since. Comparing modification times and names costs milliseconds.
+//
+// Two ways to compile, for two jobs:
+// - JavaScript only (the launchers: `npm start`, `npm run simulate`, `npm run dms`, and `npm test`'s
+//   global setup): esbuild strips the types file by file, with no type-check, in about a second.
+//   The type-check is `npm run typecheck` and `npm run check`, not the first start.
+// - JavaScript and declarations (`--declarations`, and `--clean` for the release's pack): `tsc -b
+//   tsconfig.build.json`, the two projects (browser-safe and Node) with their .d.ts files.
 //
 // dist/ is never trusted to be what src/ makes: every run also deletes each output whose source is
 // gone. A long-lived working copy once kept dist/simulator/cli.js after the CLI moved to
 // dist/simulator/node/cli.js, and a launcher that still named the old path worked there while it
 // crashed on every fresh clone.
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { acquireCompileLock } from "./compile-lock.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const dist = join(root, "dist");
-// tsc's incremental state; its time stamps the last compile.
-const stamp = join(dist, ".tsbuildinfo");
-// The names of the sources that compile read, so an added, moved or deleted source compiles again
-// even though no remaining file is newer than the stamp.
-const sourceList = join(dist, ".sources.json");
+// Written after each successful compile: its time stamps the compile, its text the sources it read
+// (so an added, moved or deleted source compiles again though no remaining file is newer) and
+// whether declarations were written.
+const stamp = join(dist, ".compiled.json");
+
+interface Stamp {
+  sources: string[];
+  declarations: boolean;
+}
 
 /** Every file below dir (relative paths), or none when dir does not exist. */
 function filesBelow(dir: string): string[] {
@@ -29,30 +38,40 @@ function filesBelow(dir: string): string[] {
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)));
 }
 
-/** src/'s TypeScript files, sorted: what tsc -p tsconfig.build.json compiles. */
+/** src/'s TypeScript files, sorted: what either compile reads. */
 function sources(): string[] {
   return filesBelow(join(root, "src"))
     .filter((name) => /\.tsx?$/.test(name) && !name.endsWith(".d.ts"))
     .sort();
 }
 
-/** The newest modification time (ms) of the files tsc reads to build dist/. */
+const CONFIGS = ["tsconfig.json", "tsconfig.build.json", "tsconfig.core.json", "tsconfig.node.json", "package.json"];
+
+/** The newest modification time (ms) of the files a compile reads. */
 function newestSource(names: string[]): number {
   let newest = 0;
   for (const name of names) newest = Math.max(newest, statSync(join(root, "src", name)).mtimeMs);
   for (const name of filesBelow(join(root, "generated"))) {
     if (/\.(js|d\.ts|json)$/.test(name)) newest = Math.max(newest, statSync(join(root, "generated", name)).mtimeMs);
   }
-  for (const file of ["tsconfig.json", "tsconfig.build.json", "package.json"]) newest = Math.max(newest, statSync(join(root, file)).mtimeMs);
+  for (const file of CONFIGS) if (existsSync(join(root, file))) newest = Math.max(newest, statSync(join(root, file)).mtimeMs);
   return newest;
 }
 
-function recordedSources(): string | undefined {
+function readStamp(): { stamp: Stamp; at: number } | undefined {
   try {
-    return readFileSync(sourceList, "utf8");
+    return { stamp: JSON.parse(readFileSync(stamp, "utf8")) as Stamp, at: statSync(stamp).mtimeMs };
   } catch {
     return undefined;
   }
+}
+
+/** Whether dist/ holds what src/ compiles to now (and its declarations, when asked). */
+function isFresh(names: string[], declarations: boolean): boolean {
+  const last = readStamp();
+  if (!last || last.at < newestSource(names)) return false;
+  if (JSON.stringify(last.stamp.sources) !== JSON.stringify(names)) return false;
+  return !declarations || last.stamp.declarations;
 }
 
 /**
@@ -72,117 +91,111 @@ export function removeOrphans(names: string[] = sources()): string[] {
   return removed;
 }
 
-// Held while one process compiles: `npm start`, `npm run simulate` and `npm run docs` started at
-// once on a fresh clone would otherwise run two tsc processes into one dist/, and a launcher could
-// import a file the other was still writing. mkdir is atomic; the folder holds its owner's pid.
-const lock = join(root, "node_modules", ".cache", "dms-compile.lock");
-const LOCK_WAIT_MS = 300_000;
-// A lock whose owner wrote no pid within this long was left by a process killed as it took it.
-const LOCK_UNOWNED_MS = 30_000;
-
-function pause(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+/** Why dist/ cannot be written, in a few words, or undefined when it can. */
+function unwritable(error: unknown): string | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === "EROFS") return "the checkout is on a read-only file system";
+  if (code === "EACCES" || code === "EPERM") return "this user may not write to the checkout";
+  return undefined;
 }
 
-/** Whether the lock's owner is gone: its pid no longer runs, or it never wrote one. */
-function lockIsStale(): boolean {
-  try {
-    const pid = Number(readFileSync(join(lock, "pid"), "utf8"));
-    if (!Number.isInteger(pid) || pid <= 0) return Date.now() - statSync(lock).mtimeMs > LOCK_UNOWNED_MS;
-    try {
-      process.kill(pid, 0);
-      return false;
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code === "ESRCH";
-    }
-  } catch {
-    try {
-      return Date.now() - statSync(lock).mtimeMs > LOCK_UNOWNED_MS;
-    } catch {
-      return false;
-    }
-  }
-}
+export class CannotCompileError extends Error {}
 
-/** Runs fn holding the compile lock; waits for another compile to end first (at most five minutes). */
-function withCompileLock<T>(fn: () => T): T {
-  mkdirSync(dirname(lock), { recursive: true });
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  let told = false;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      writeFileSync(join(lock, "pid"), String(process.pid));
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      if (lockIsStale()) {
-        rmSync(lock, { recursive: true, force: true });
-        continue;
-      }
-      if (Date.now() > deadline) throw new Error(`another compile has held ${lock} for five minutes; delete it if no compile is running`);
-      if (!told) process.stderr.write("Another process is compiling src/; waiting for it...\n");
-      told = true;
-      pause(200);
-    }
-  }
-  try {
-    return fn();
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
-
-/** Whether dist/ is at least as new as every source, from the same list of sources. */
-function isFresh(names: string[], listed: string): boolean {
-  const compiledAt = existsSync(stamp) ? statSync(stamp).mtimeMs : -1;
-  return compiledAt >= newestSource(names) && recordedSources() === listed;
-}
-
-/** Compiles when dist/ is older than a source or the sources changed. Returns false when tsc reported errors (it still emits). */
-export function compileIfStale(): boolean {
+/**
+ * Compiles when dist/ is older than a source or the sources changed. Returns false when the compile
+ * reported errors (tsc still emits; esbuild stops at a syntax error). Throws CannotCompileError when
+ * the checkout cannot be written.
+ */
+export async function compileIfStale(options: { declarations?: boolean } = {}): Promise<boolean> {
+  const declarations = options.declarations ?? false;
   const names = sources();
-  const listed = JSON.stringify(names);
-  removeOrphans(names);
-  if (isFresh(names, listed)) return true;
-  // Another process may have compiled while this one waited for the lock: look again inside it.
-  return withCompileLock(() => (isFresh(names, listed) ? true : compile(listed)));
+  if (isFresh(names, declarations)) return true;
+  let release: () => void;
+  try {
+    mkdirSync(dist, { recursive: true });
+    release = await acquireCompileLock(root);
+  } catch (error) {
+    const reason = unwritable(error);
+    if (reason) throw new CannotCompileError(`cannot compile src/ to dist/: ${reason}`);
+    throw error;
+  }
+  try {
+    // Another process may have compiled while this one waited for the lock: look again inside it.
+    if (isFresh(names, declarations)) return true;
+    removeOrphans(names);
+    const clean = declarations ? compileWithTsc() : await emitJavaScript(names);
+    if (clean) {
+      writeFileSync(stamp, JSON.stringify({ sources: names, declarations } satisfies Stamp));
+      utimesSync(stamp, new Date(), new Date());
+    }
+    markBinsExecutable();
+    return clean;
+  } finally {
+    release();
+  }
 }
 
-function compile(listed: string): boolean {
-  process.stderr.write("Sources changed since the last compile: compiling (tsc -p tsconfig.build.json)...\n");
-  let clean = true;
+/** Types stripped file by file (esbuild), no type-check: what the launchers need, in about a second. */
+async function emitJavaScript(names: string[]): Promise<boolean> {
+  process.stderr.write("Sources changed since the last compile: emitting JavaScript (esbuild, no type-check)...\n");
+  const esbuild = await import("esbuild");
   try {
-    execFileSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"], {
+    await esbuild.build({
+      absWorkingDir: root,
+      entryPoints: names.map((name) => `src/${name}`),
+      outbase: "src",
+      outdir: "dist",
+      bundle: false,
+      format: "esm",
+      platform: "neutral",
+      // esnext keeps the source's syntax as it is (an older target would drop the JSON import's `with` clause).
+      target: "esnext",
+      tsconfig: "tsconfig.json",
+      logLevel: "error",
+    });
+    return true;
+  } catch {
+    // esbuild printed the error (file, line and column) itself.
+    return false;
+  }
+}
+
+/** JavaScript and declarations of both projects (tsc -b), for packing; type errors are reported and still emitted. */
+function compileWithTsc(): boolean {
+  process.stderr.write("Compiling src/ with declarations (tsc -b tsconfig.build.json)...\n");
+  try {
+    execFileSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-b", "tsconfig.build.json"], {
       cwd: root,
       stdio: ["ignore", 2, 2],
     });
+    return true;
   } catch {
-    clean = false;
+    return false;
   }
-  // tsc leaves its state file alone when the output did not change (a touched but unchanged source).
-  if (existsSync(stamp)) utimesSync(stamp, new Date(), new Date());
-  if (existsSync(dist)) writeFileSync(sourceList, listed);
-  markBinsExecutable();
-  return clean;
 }
 
 /**
  * A launcher's one job (npm start, npm run simulate, npm run dms): compile when stale, then import a
- * module of dist/ (`dist/cli/main.js`). Type errors are reported and what tsc emitted still runs;
- * when it emitted nothing there, the process exits 1.
+ * module of dist/ (`dist/cli/main.js`). In a checkout that cannot be written, what dist/ has runs,
+ * or one line says why nothing can.
  */
 export async function importCompiled<Module = unknown>(path: string): Promise<Module> {
   const file = join(root, path);
-  if (!compileIfStale()) {
-    if (!existsSync(file)) process.exit(1);
-    process.stderr.write("tsc reported errors (above); running what it emitted.\n");
+  try {
+    if (!(await compileIfStale()) && !existsSync(file)) process.exit(1);
+  } catch (error) {
+    if (!(error instanceof CannotCompileError)) throw error;
+    if (!existsSync(file)) {
+      process.stderr.write(`${error.message}, and it has no ${path}; run \`npm run build:ts\` where it can be written.\n`);
+      process.exit(1);
+    }
+    process.stderr.write(`${error.message}; running the ${path} it has, which may be older than src/.\n`);
   }
   return import(pathToFileURL(file).href);
 }
 
 /**
- * tsc writes files without the executable bit; npm sets it when it installs the package, but in a
+ * Neither compile sets the executable bit; npm sets it when it installs the package, but in a
  * checkout `npm exec dms` runs the file in dist/ as it is and would be refused.
  */
 export function markBinsExecutable(): void {
@@ -193,12 +206,20 @@ export function markBinsExecutable(): void {
   }
 }
 
-// Run as a script (`npm run build:ts`, and test/global-setup.ts): type errors are
-// reported, but tsc still wrote dist/; `npm run typecheck` and the tests fail on them instead.
-// With --clean (npm run build:ts, and the release's pack) dist/ is deleted first, so what ships is
-// exactly what src/ compiles to today.
+// Run as a script: `npm run build:ts` (--clean: dist/ deleted first, then tsc with declarations, so
+// what ships is exactly what src/ compiles to today), the check lane's setup (--declarations) and
+// npm test's setup (JavaScript only).
 if (import.meta.main) {
-  if (process.argv.includes("--clean")) rmSync(dist, { recursive: true, force: true });
-  if (!compileIfStale()) process.stderr.write("tsc reported errors (above); dist/ was written all the same.\n");
-  markBinsExecutable();
+  const clean = process.argv.includes("--clean");
+  if (clean) rmSync(dist, { recursive: true, force: true });
+  try {
+    if (!(await compileIfStale({ declarations: clean || process.argv.includes("--declarations") }))) {
+      process.stderr.write("the compile reported errors (above).\n");
+      process.exitCode = 1;
+    }
+  } catch (error) {
+    if (!(error instanceof CannotCompileError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exitCode = 1;
+  }
 }

@@ -1,4 +1,4 @@
-// `npm run fuzz`: the generated adversarial tests (test/fuzz/) for as long as asked, with a new seed
+// `npm run fuzz`: the generated adversarial tests (test/check/fuzz/) for as long as asked, with a new seed
 // each time unless one is given to replay. `npm test` runs the same tests with a fixed budget.
 //   npm run fuzz -- --minutes 10            run about ten minutes (or --seconds N)
 //   npm run fuzz -- --runs 5000             run a number of cases per property instead
@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const USAGE = "usage: npm run fuzz -- [--minutes N | --seconds N] [--runs N] [--seed N [--path P]] [--collect] [test/fuzz/<file>...]";
+const USAGE = "usage: npm run fuzz -- [--minutes N | --seconds N] [--runs N] [--seed N [--path P]] [--collect] [test/check/fuzz/<file>...]";
 
 function parseFlags() {
   try {
@@ -67,7 +67,7 @@ else delete env.FUZZ_RUNS;
 if (values.path) env.FUZZ_PATH = values.path;
 if (values.collect) env.FUZZ_COLLECT = "1";
 
-const files = positionals.length > 0 ? positionals : ["test/fuzz/"];
+const files = positionals.length > 0 ? positionals : ["test/check/fuzz/"];
 console.log(
   `fuzz: seed ${seed}, ${seconds !== undefined ? `about ${seconds} s` : ""}${runs !== undefined ? `${seconds !== undefined ? ", at most " : ""}${runs} runs per property` : ""}`,
 );
@@ -77,14 +77,14 @@ console.log(
 const started = Date.now();
 // The test timeout follows the budget: each property stops itself at its share of the time.
 const testTimeout = seconds !== undefined ? Math.ceil(seconds * 1000 + 180_000) : 24 * 3600_000;
-const child = spawn(process.execPath, ["node_modules/vitest/vitest.mjs", "run", ...files, `--testTimeout=${testTimeout}`, `--hookTimeout=120000`], {
+const child = spawn(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--config", "vitest.check.config.ts", ...files, `--testTimeout=${testTimeout}`, `--hookTimeout=120000`], {
   cwd: ROOT,
   env,
   stdio: "inherit",
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
 child.on("exit", (code, signal) => {
-  /** One line of the report each property writes (test/fuzz/budget.ts). */
+  /** One line of the report each property writes (test/check/fuzz/budget.ts). */
   let lines: { property: string; cases?: number; seconds?: number; known?: Record<string, number> }[] = [];
   try {
     lines = readFileSync(reportFile, "utf8")

@@ -1,136 +1,25 @@
 // The schema half of the breaking-change rules: what a schema allows, flattened (`$ref`s followed,
 // `allOf` parts intersected, the nullable wrapper seen through), and the comparison of two such
 // views by the side they are on (narrowing a request or widening a response breaks a client).
-import { deref, isNullBranch, unescapePointerSegment, unwrapNullable } from "../../src/shared/walk.ts";
+import { allOfSchemas, type SchemaView, viewSchema } from "../../src/shared/walk.ts";
 import type { Context, Json, Report, Side } from "./change.ts";
 
-/** A schema as flatten() sees it: what it allows, `$ref`s followed and `allOf` parts intersected. */
-interface Flat {
-  types: Set<string> | undefined;
-  enum: unknown[] | undefined;
-  format: string | undefined;
-  properties: Map<string, Json[]>;
-  required: Set<string>;
-  closed: boolean;
-  items: Json[];
-  additional: Json[];
-  branches?: Json[] | undefined;
-  name?: string | undefined;
-  wrapped?: boolean;
-  never?: string[];
-  pattern?: string;
-  [bound: string]: unknown;
-}
-
-const MIN_BOUNDS = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"];
-const MAX_BOUNDS = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"];
+const MIN_BOUNDS = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"] as const;
+const MAX_BOUNDS = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"] as const;
 
 /**
- * What a schema allows, flattened: `$ref`s followed, `allOf` parts intersected, the nullable
- * wrapper `anyOf: [X, {type: "null"}]` seen through (null joins the types).
+ * What a schema allows, read by the package's one schema view (viewSchema in src/shared/walk.ts: `$ref`s
+ * followed, `allOf` parts intersected with the tighter bounds, the nullable wrapper seen through).
+ * A schema with properties and no type is an object here (or null, in a nullable wrapper): adding
+ * `type: object` to it changes nothing.
  */
-function flatten(doc: Json, raw: Json, depth = 0): Flat {
-  const out: Flat = {
-    types: undefined,
-    enum: undefined,
-    format: undefined,
-    properties: new Map(),
-    required: new Set(),
-    closed: false,
-    items: [],
-    additional: [],
-    branches: undefined,
-    name: undefined,
-  };
-  if (depth > 30) return out;
-  if (raw && typeof raw.$ref === "string") {
-    const match = /^#\/components\/schemas\/([^/]+)$/.exec(raw.$ref);
-    if (match) out.name = unescapePointerSegment(match[1]!);
-  }
-  const schema: Json = deref(doc, raw) ?? {};
-  // OpenAPI 3.1 lets keywords sit beside a $ref; they apply too.
-  const siblings = raw && typeof raw.$ref === "string" ? Object.fromEntries(Object.entries(raw).filter(([k]) => k !== "$ref")) : undefined;
-  for (const part of [schema, siblings].filter(Boolean)) mergeInto(out, doc, part, depth);
-  return out;
-}
-
-function mergeInto(out: Flat, doc: Json, schema: Json, depth: number): void {
-  let partName: string | undefined;
-  for (const part of schema.allOf ?? []) {
-    const inner = flatten(doc, part, depth + 1);
-    intersect(out, inner);
-    partName = inner.name ?? partName;
-  }
-  // An unnamed allOf is reported under its last named part (a request variant comes after the schema it extends).
-  out.name ??= partName;
-  const branches = schema.anyOf ?? schema.oneOf;
-  if (Array.isArray(branches)) {
-    const { schema: single, nullable } = unwrapNullable(doc, schema);
-    if (single !== schema) {
-      const inner = flatten(
-        doc,
-        branches.find((b: Json) => !isNullBranch(doc, b)),
-        depth + 1,
-      );
-      if (nullable && inner.types) inner.types = new Set([...inner.types, "null"]);
-      intersect(out, inner);
-      // Nullability added by a wrapper belongs to the place that wraps, not to the named schema inside.
-      out.wrapped = true;
-      if (!out.name) out.name = inner.name;
-    } else {
-      out.branches = branches;
-    }
-  }
-  const own: Flat = {
-    types:
-      schema.type !== undefined
-        ? new Set<string>([].concat(schema.type))
-        : schema.properties || schema.additionalProperties !== undefined
-          ? new Set(["object"])
-          : undefined,
-    enum: schema.const !== undefined ? [schema.const] : schema.enum,
-    format: schema.format,
-    // A property whose schema is `false` can never be sent or received: it is as good as absent.
-    properties: new Map(
-      Object.entries<Json>(schema.properties ?? {})
-        .filter(([, v]) => v !== false)
-        .map(([k, v]) => [k, [v]]),
-    ),
-    required: new Set(schema.required ?? []),
-    closed: schema.additionalProperties === false || schema.unevaluatedProperties === false,
-    items: schema.items && typeof schema.items === "object" ? [schema.items] : [],
-    additional: schema.additionalProperties && typeof schema.additionalProperties === "object" ? [schema.additionalProperties] : [],
-  };
-  own.never = Object.entries<Json>(schema.properties ?? {})
-    .filter(([, v]) => v === false)
-    .map(([k]) => k);
-  for (const bound of [...MIN_BOUNDS, ...MAX_BOUNDS, "pattern"]) if (schema[bound] !== undefined) own[bound] = schema[bound];
-  intersect(out, own);
-}
-
-// Both schemas must hold (allOf): the allowed types and enum values are those both allow, the bounds the tighter.
-function intersect(out: Flat, part: Flat): void {
-  const types = part.types;
-  if (types) out.types = out.types ? new Set([...out.types].filter((t) => types.has(t) || (t === "integer" && types.has("number")))) : new Set(types);
-  const values = part.enum;
-  if (values) out.enum = out.enum ? out.enum.filter((v) => values.some((w) => same(v, w))) : [...values];
-  if (part.format) out.format = part.format;
-  for (const [name, list] of part.properties) out.properties.set(name, [...(out.properties.get(name) ?? []), ...list]);
-  for (const name of part.never ?? []) out.properties.delete(name);
-  for (const name of part.required) out.required.add(name);
-  out.closed ||= part.closed;
-  out.items.push(...part.items);
-  out.additional.push(...part.additional);
-  for (const bound of MIN_BOUNDS)
-    if (part[bound] !== undefined) out[bound] = out[bound] === undefined ? part[bound] : Math.max(out[bound] as number, part[bound] as number);
-  for (const bound of MAX_BOUNDS)
-    if (part[bound] !== undefined) out[bound] = out[bound] === undefined ? part[bound] : Math.min(out[bound] as number, part[bound] as number);
-  if (part.pattern !== undefined) out.pattern = part.pattern;
-  if (part.branches) out.branches = part.branches;
+function flatten(doc: Json, raw: Json): SchemaView {
+  const view = viewSchema(doc, raw);
+  if (!view.types && (view.properties.size > 0 || view.additional.length > 0)) view.types = new Set(view.wrapped ? ["object", "null"] : ["object"]);
+  return view;
 }
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
-const asAllOf = (list: Json[]): Json => (list.length === 1 ? list[0] : { allOf: list });
 
 /**
  * Records how a schema changed. On the request side a narrowing breaks clients, on the response
@@ -171,14 +60,16 @@ export function compareSchemas(ctx: Context, side: Side, where: string, oldRaw: 
     } else if (now.format) narrowed(`format ${now.format} added`);
     else widened(`format ${old.format} removed`);
   }
-  for (const bound of MIN_BOUNDS) compareBound(bound, old[bound] as number, now[bound] as number, (a, b) => b > a, narrowed, widened);
-  for (const bound of MAX_BOUNDS) compareBound(bound, old[bound] as number, now[bound] as number, (a, b) => b < a, narrowed, widened);
-  if (old.pattern !== now.pattern) {
-    if (now.pattern === undefined) widened(`pattern removed`);
-    else if (old.pattern === undefined) narrowed(`pattern ${now.pattern} added`);
+  for (const bound of MIN_BOUNDS) compareBound(bound, old[bound], now[bound], (a, b) => b > a, narrowed, widened);
+  for (const bound of MAX_BOUNDS) compareBound(bound, old[bound], now[bound], (a, b) => b < a, narrowed, widened);
+  const oldPattern = old.patterns.join(" and ") || undefined;
+  const newPattern = now.patterns.join(" and ") || undefined;
+  if (oldPattern !== newPattern) {
+    if (newPattern === undefined) widened(`pattern removed`);
+    else if (oldPattern === undefined) narrowed(`pattern ${newPattern} added`);
     else {
-      narrowed(`pattern changed to ${now.pattern}`);
-      widened(`pattern changed to ${now.pattern}`);
+      narrowed(`pattern changed to ${newPattern}`);
+      widened(`pattern changed to ${newPattern}`);
     }
   }
 
@@ -196,7 +87,7 @@ export function compareSchemas(ctx: Context, side: Side, where: string, oldRaw: 
       ctx.record("breaking", side, field, "field made optional (may be absent)", ctx.operation);
     if (side === "response" && !old.required.has(name) && now.required.has(name))
       ctx.record("non-breaking", side, field, "field made required (always sent)", ctx.operation);
-    compareSchemas(ctx, side, field, asAllOf(list), asAllOf(next), seen);
+    compareSchemas(ctx, side, field, allOfSchemas(list), allOfSchemas(next), seen);
   }
   for (const name of now.properties.keys()) {
     if (old.properties.has(name)) continue;
@@ -207,8 +98,8 @@ export function compareSchemas(ctx: Context, side: Side, where: string, oldRaw: 
   if (side === "request" && !old.closed && now.closed) narrowed("unknown fields are now rejected");
   if (side === "request" && old.closed && !now.closed) widened("unknown fields are now accepted");
 
-  if (old.items.length && now.items.length) compareSchemas(ctx, side, `${where}[]`, asAllOf(old.items), asAllOf(now.items), seen);
-  if (old.additional.length && now.additional.length) compareSchemas(ctx, side, `${where}{}`, asAllOf(old.additional), asAllOf(now.additional), seen);
+  if (old.items.length && now.items.length) compareSchemas(ctx, side, `${where}[]`, allOfSchemas(old.items), allOfSchemas(now.items), seen);
+  if (old.additional.length && now.additional.length) compareSchemas(ctx, side, `${where}{}`, allOfSchemas(old.additional), allOfSchemas(now.additional), seen);
 
   // Alternatives (oneOf/anyOf of several schemas): compared in order when their number is unchanged.
   const a = old.branches ?? [];

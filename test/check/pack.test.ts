@@ -1,0 +1,334 @@
+// The published package, as a consumer gets it: the tarball test/global-setup.ts packed, installed
+// into a temporary project, type-check a TypeScript consumer with NodeNext resolution, and run
+// a JavaScript consumer against a local node:http server.
+import { existsSync } from "node:fs";
+import { lstat, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, posix } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startLocalServer, sendJson, type LocalServer } from "../client/local-server.js";
+import { chromiumAvailable, launchChromium } from "../support/docs-browser.js";
+import { ROOT } from "../support/document.js";
+import { packEntry, packedTarball, type PackEntry } from "../support/packed.js";
+import { PAGES } from "../support/pages.js";
+import { npm, run } from "../support/run.js";
+import { TSC, TSC7, typeCheck as typeCheckIn } from "../support/tsc.js";
+
+let work: string;
+let consumer: string;
+let packed: PackEntry;
+let installOutput = "";
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "dms-pack-"));
+  // The tarball test/global-setup.ts packed once for the run.
+  packed = packEntry();
+  consumer = join(work, "consumer");
+  await mkdir(consumer);
+  await writeFile(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+  const install = ["install", "--no-audit", "--no-fund", "--no-save", packedTarball()];
+  // The dependencies come from the npm cache; --prefer-offline where the cache lacks something.
+  const installed = await run(npm, [...install, "--offline"], { cwd: consumer }).catch(() => run(npm, [...install, "--prefer-offline"], { cwd: consumer }));
+  installOutput = `${installed.stdout}${installed.stderr}`;
+}, 120_000);
+
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe("npm pack", () => {
+  it("installs without a word about the package itself: its manifest has no lifecycle script", async () => {
+    const warnings = installOutput.split("\n").filter((line) => /warn/i.test(line) && line.includes("deployment-management-api"));
+    expect(warnings).toEqual([]);
+    const manifest = JSON.parse(await readFile(join(consumer, "node_modules/deployment-management-api/package.json"), "utf8"));
+    for (const lifecycle of ["preinstall", "install", "postinstall", "prepare", "prepack", "postpack", "prepublishOnly"]) {
+      expect(manifest.scripts?.[lifecycle], lifecycle).toBeUndefined();
+    }
+  });
+
+  it("packs the compiled client, its types and the generated files, not the sources or tests", () => {
+    const paths = packed.files.map((f) => f.path);
+    for (const file of [
+      "package.json",
+      "dist/index.js",
+      "dist/index.d.ts",
+      "dist/client/client.js",
+      "generated/schema.d.ts",
+      "generated/constants.js",
+      "generated/constants.d.ts",
+      "generated/openapi.json",
+    ]) {
+      expect(paths).toContain(file);
+    }
+    expect(paths.filter((p) => p.startsWith("src/") || p.startsWith("test/") || p.endsWith(".tsbuildinfo"))).toEqual([]);
+    const client = packed.files.filter((f) => f.path.startsWith("dist/") && !f.path.startsWith("dist/simulator/"));
+    const clientBytes = client.reduce((sum, f) => sum + f.size, 0);
+    console.info(
+      `packed ${packed.filename}: ${packed.size} bytes (${packed.unpackedSize} unpacked, ${packed.entryCount} files); ` +
+        `client dist/ without the simulator: ${client.length} files, ${clientBytes} bytes`,
+    );
+  });
+
+  it("the client's module graph (dist/index.js and what it imports) has no node: imports and no dependency but openapi-fetch", async () => {
+    const installed = join(consumer, "node_modules/deployment-management-api");
+    const seen = new Set<string>();
+    const bare = new Set<string>();
+    const queue = ["dist/index.js"];
+    while (queue.length > 0) {
+      const file = queue.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      const source = await readFile(join(installed, file), "utf8");
+      for (const [, specifier] of source.matchAll(/(?:import|export)[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)) {
+        if (!specifier) continue;
+        if (specifier.startsWith(".")) queue.push(posix.normalize(posix.join(posix.dirname(file), specifier)));
+        else bare.add(specifier);
+      }
+    }
+    expect(seen).toContain("generated/constants.js");
+    expect([...bare]).toEqual(["openapi-fetch"]);
+  });
+});
+
+/** Writes a NodeNext tsconfig for the consumer project, with a browser lib. */
+async function writeConsumerTsconfig(name: string, files: string[], options: Record<string, unknown>): Promise<void> {
+  const compilerOptions = {
+    target: "ES2022",
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    lib: ["ES2022", "DOM", "DOM.Iterable"],
+    strict: true,
+    noEmit: true,
+    ...options,
+  };
+  await writeFile(join(consumer, name), JSON.stringify({ compilerOptions, files }));
+}
+
+/** Runs this repository's tsc on a consumer tsconfig; returns its diagnostics, "" when it compiles. */
+const typeCheck = (project: string, tsc = TSC) => typeCheckIn(project, { tsc, cwd: consumer });
+
+describe("a consumer project", () => {
+  it("type-checks a TypeScript consumer with NodeNext resolution and a browser lib", async () => {
+    await writeConsumerTsconfig("tsconfig.json", ["consumer.ts"], { types: [], skipLibCheck: false });
+    await writeFile(
+      join(consumer, "consumer.ts"),
+      `import {
+  ApiError, createDeploymentsClient, paginate, unwrap, waitForRevision, deployRevision,
+  REVISION_STATUSES, TERMINAL_REVISION_STATUSES, DEPLOYMENT_STATUSES, SOURCES,
+  type Deployment, type DeploymentPatch, type Revision, type RevisionStatus,
+} from "deployment-management-api";
+import type { paths } from "deployment-management-api/schema";
+
+const client = createDeploymentsClient({ baseUrl: "http://127.0.0.1:4010", apiKey: "k", tenantId: "t" });
+export async function main(deploymentId: string): Promise<Revision> {
+  const deployment: Deployment = unwrap(await client.GET("/v2/deployments/{deployment_id}", { params: { path: { deployment_id: deploymentId } } }));
+  for await (const d of paginate(client, "/v2/deployments", { query: { status: "READY" } })) console.log(d.name);
+  const patch: DeploymentPatch = { source_revision_config: { repo_ref: "main" } };
+  // @ts-expect-error read-only fields are not part of a patch body
+  await client.PATCH("/v2/deployments/{deployment_id}", { params: { path: { deployment_id: deploymentId } }, body: { status: "READY" } });
+  const { revision } = await deployRevision(client, deploymentId, patch, { onStatus: (s: RevisionStatus) => console.log(s) });
+  const statuses: readonly string[] = [...REVISION_STATUSES, ...TERMINAL_REVISION_STATUSES, ...DEPLOYMENT_STATUSES, ...SOURCES];
+  type ListPath = keyof paths;
+  const p: ListPath = "/v2/listeners";
+  if (deployment.latest_revision_id === null) throw new ApiError(new Response(null, { status: 404 }), statuses.join() + p);
+  return waitForRevision(client, deploymentId, revision.id ?? "", { timeoutMs: 1000 });
+}
+`,
+    );
+    expect(await typeCheck("tsconfig.json")).toBe("");
+  });
+
+  it.runIf(existsSync(TSC7))("type-checks the same consumer with TypeScript 7", async () => {
+    expect(await typeCheck("tsconfig.json", TSC7)).toBe("");
+  });
+
+  it("type-checks the pages' ts samples that import the package against the installed package", async () => {
+    const markdown = (await Promise.all(PAGES.map((page) => readFile(join(ROOT, page), "utf8")))).join("\n");
+    // Samples that import only the package (not this repository's test files) are what a consumer can paste.
+    const samples = [...markdown.matchAll(/```ts\n([\s\S]*?)```/g)]
+      .map((m) => m[1]!)
+      .filter((code) => [...code.matchAll(/from "([^"]+)"/g)].every((m) => m[1]!.startsWith("deployment-management-api")));
+    expect(samples.length).toBeGreaterThanOrEqual(7);
+    const files = samples.map((_, i) => `readme-sample-${i + 1}.ts`);
+    await Promise.all(samples.map((sample, i) => writeFile(join(consumer, files[i]!), sample)));
+    // Samples for scripts may use Node globals: this repository's @types/node.
+    await writeConsumerTsconfig("tsconfig.readme.json", files, { typeRoots: [join(ROOT, "node_modules/@types")], types: ["node"], skipLibCheck: true });
+    expect(await typeCheck("tsconfig.readme.json")).toBe("");
+  });
+
+  describe("keeps its types in every common project setting", () => {
+    // What a React app with TanStack Query and a Standard Schema form library reads from the package.
+    // Each line fails to compile when the data it reads turns unknown or any (the @ts-expect-error
+    // lines then have no error to expect), in strict and in loose projects alike.
+    const MATRIX_CONSUMER = `import { createDeploymentsClient } from "deployment-management-api";
+import { createQueries } from "deployment-management-api/query";
+import { Deployment as DeploymentSchema } from "deployment-management-api/schemas";
+import { QueryClient, useQuery } from "@tanstack/react-query";
+
+const client = createDeploymentsClient({ baseUrl: "http://127.0.0.1:4011", apiKey: "dev" });
+const q = createQueries(client);
+
+export async function read(): Promise<string[]> {
+  const { data } = await client.GET("/v2/deployments", { params: { query: { limit: 2 } } });
+  if (!data) return [];
+  const names: string[] = data.resources.map((d) => d.name);
+  // @ts-expect-error a deployment's name is a string
+  const wrong: number = data.resources[0].name;
+  const fetched = await new QueryClient().fetchQuery(q.listDeployments({ params: { query: { limit: 2 } } }));
+  const offset: number = fetched.offset;
+  // @ts-expect-error offset is a number
+  const wrongOffset: string = fetched.offset;
+  const checked = DeploymentSchema["~standard"].validate({});
+  if (!(checked instanceof Promise) && !checked.issues && checked.value) names.push(checked.value.name);
+  // @ts-expect-error a validated deployment's name is a string
+  if (!(checked instanceof Promise) && !checked.issues && checked.value) names.push(checked.value.created_at.getTime());
+  return [...names, String(offset), String(wrong), wrongOffset];
+}
+
+export function useFirstName(): string | undefined {
+  const { data } = useQuery(q.listDeployments({ params: { query: { limit: 2 } } }));
+  if (!data) return undefined;
+  // @ts-expect-error the list's items are deployments
+  const wrong: number = data.resources[0].name;
+  return data.resources[0].name + String(wrong);
+}
+`;
+    const compilers = [["TypeScript 5.9", TSC], ...(existsSync(TSC7) ? [["TypeScript 7", TSC7]] : [])] as const;
+    const settings = [
+      { name: "strict, NodeNext", module: "NodeNext", moduleResolution: "NodeNext", strict: true },
+      { name: "loose (strict: false), NodeNext", module: "NodeNext", moduleResolution: "NodeNext", strict: false },
+      { name: "strict, bundler", module: "ESNext", moduleResolution: "Bundler", strict: true },
+      { name: "loose (strict: false), bundler", module: "ESNext", moduleResolution: "Bundler", strict: false },
+    ];
+
+    beforeAll(async () => {
+      // The optional peers a React consumer installs, from this repository's own node_modules.
+      for (const name of ["@tanstack/query-core", "@tanstack/react-query", "react", "@types/react"]) {
+        const target = join(consumer, "node_modules", name);
+        if (existsSync(target)) continue;
+        await mkdir(join(target, ".."), { recursive: true });
+        await symlink(join(ROOT, "node_modules", name), target, "dir");
+      }
+      await writeFile(join(consumer, "matrix.ts"), MATRIX_CONSUMER);
+    });
+
+    for (const [compiler, tsc] of compilers) {
+      for (const setting of settings) {
+        it(`${compiler}, ${setting.name}`, async () => {
+          const { name, ...options } = setting;
+          const file = `tsconfig.matrix-${compiler.replace(/\W/g, "")}-${name.replace(/\W+/g, "-")}.json`;
+          await writeConsumerTsconfig(file, ["matrix.ts"], { ...options, types: [], skipLibCheck: true, jsx: "react-jsx" });
+          expect(await typeCheck(file, tsc)).toBe("");
+        });
+      }
+    }
+  });
+
+  describe("runs a JavaScript consumer", () => {
+    let server: LocalServer;
+    beforeAll(async () => {
+      server = await startLocalServer((req, res) => {
+        if (req.url.pathname === "/v2/deployments") sendJson(res, 200, { resources: [{ id: "d1", name: "one" }], offset: 1 });
+        else sendJson(res, 404, { title: "Not Found", detail: "no such deployment" });
+      });
+    });
+    afterAll(() => server?.close());
+
+    it("imports the client and the constants from the installed package and calls a server", async () => {
+      const script = `import { createDeploymentsClient, paginate, unwrap, ApiError, REVISION_STATUSES, TERMINAL_REVISION_STATUSES } from "deployment-management-api";
+const client = createDeploymentsClient({ baseUrl: process.argv[2], apiKey: "consumer-key", tenantId: "t1" });
+const names = [];
+for await (const d of paginate(client, "/v2/deployments", { query: { tag_value_ids: ["a", "b"] } })) names.push(d.name);
+let status;
+try { unwrap(await client.GET("/v2/deployments/{deployment_id}", { params: { path: { deployment_id: "nope" } } })); }
+catch (error) { status = error instanceof ApiError ? error.status : String(error); }
+console.log(JSON.stringify({ names, status, revisionStatuses: REVISION_STATUSES.length, terminal: TERMINAL_REVISION_STATUSES }));
+`;
+      await writeFile(join(consumer, "consumer.mjs"), script);
+      const { stdout } = await run(process.execPath, ["consumer.mjs", server.baseUrl], { cwd: consumer });
+      expect(JSON.parse(stdout)).toEqual({
+        names: ["one"],
+        status: 404,
+        revisionStatuses: 13,
+        terminal: ["DEPLOYED", "CREATE_FAILED", "BUILD_FAILED", "DEPLOY_FAILED", "SKIPPED", "INTERRUPTED"],
+      });
+      expect(server.requests[0]?.headers["x-api-key"]).toBe("consumer-key");
+      expect(server.requests[0]?.url.searchParams.get("tag_value_ids")).toBe("a,b");
+      // The package was unpacked from the tarball, not linked to this repository.
+      expect((await lstat(join(consumer, "node_modules/deployment-management-api"))).isSymbolicLink()).toBe(false);
+    });
+  });
+
+  describe("runs in a browser", () => {
+    let server: LocalServer;
+    // One origin serves the installed packages as static files and answers the API, so no CORS is involved.
+    const staticFiles: Record<string, string> = {
+      "/pkg/": "node_modules/deployment-management-api/",
+      "/openapi-fetch/": "node_modules/openapi-fetch/",
+    };
+    beforeAll(async () => {
+      server = await startLocalServer(async (req, res) => {
+        const prefix = Object.keys(staticFiles).find((p) => req.url.pathname.startsWith(p));
+        if (prefix) {
+          const file = join(consumer, staticFiles[prefix]!, req.url.pathname.slice(prefix.length));
+          const text = await readFile(file, "utf8").catch(() => undefined);
+          res.writeHead(text === undefined ? 404 : 200, { "Content-Type": "text/javascript" });
+          return void res.end(text ?? "");
+        }
+        if (req.url.pathname === "/") {
+          res.writeHead(200, { "Content-Type": "text/html" });
+          return void res.end(`<!doctype html><script type="importmap">{"imports":{"openapi-fetch":"/openapi-fetch/dist/index.mjs"}}</script>`);
+        }
+        if (req.url.pathname === "/v2/deployments") {
+          const offset = Number(req.url.searchParams.get("offset"));
+          const resources =
+            offset < 4
+              ? [
+                  { id: `d${offset}`, name: "a" },
+                  { id: `d${offset + 1}`, name: "b" },
+                ]
+              : [{ id: "last", name: "c" }];
+          return sendJson(res, 200, { resources, offset: offset + resources.length });
+        }
+        sendJson(res, 404, { title: "Not Found", detail: "no such deployment" });
+      });
+    });
+    afterAll(() => server?.close());
+
+    it.runIf(chromiumAvailable())("the installed client runs in Chromium: headers, comma-separated arrays, paging, ApiError", async () => {
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage();
+        const pageErrors: string[] = [];
+        page.on("pageerror", (error) => pageErrors.push(String(error)));
+        await page.goto(`${server.baseUrl}/`);
+        // Sent as source text: vitest would rewrite a dynamic import() inside a function it compiled.
+        const result = await page.evaluate(`(async () => {
+          const api = await import("/pkg/dist/index.js");
+          const client = api.createDeploymentsClient({ baseUrl: location.origin, apiKey: "browser-key", tenantId: "t" });
+          const ids = [];
+          for await (const d of api.paginate(client, "/v2/deployments", { query: { limit: 2, tag_value_ids: ["x", "y"] } })) ids.push(d.id);
+          let error;
+          try {
+            api.unwrap(await client.GET("/v2/deployments/{deployment_id}", { params: { path: { deployment_id: "nope" } } }));
+          } catch (e) {
+            error = { name: e.name, status: e.status, path: e.path };
+          }
+          return { ids, error, terminal: api.TERMINAL_REVISION_STATUSES.length };
+        })()`);
+        expect(pageErrors).toEqual([]);
+        expect(result).toEqual({
+          ids: ["d0", "d1", "d2", "d3", "last"],
+          error: { name: "ApiError", status: 404, path: "/v2/deployments/nope" },
+          terminal: 6,
+        });
+        const apiRequests = server.requests.filter((r) => r.url.pathname.startsWith("/v2/"));
+        expect(apiRequests).toHaveLength(4);
+        for (const r of apiRequests) expect(r.headers["x-api-key"]).toBe("browser-key");
+        expect(apiRequests[0]?.url.searchParams.get("tag_value_ids")).toBe("x,y");
+      } finally {
+        await browser.close();
+      }
+    });
+  });
+});
