@@ -1,6 +1,6 @@
 // Sizes and counts the docs state about the package, measured instead of remembered. A docs page
 // marks each such figure: <!-- fact:pack.size -->1.1 MB<!-- /fact -->. This script measures them
-// with `npm pack --dry-run` and writes them into every marked place; test/docs/pack-content.test.ts
+// with `npm pack --dry-run` and writes them into every marked place; test/check/docs/pack-content.test.ts
 // measures the same way and fails when a page states another figure.
 //   node tools/docs/doc-facts.ts           rewrite the marked figures in README.md and docs/
 //   node tools/docs/doc-facts.ts --check   print what differs and exit 1, without writing
