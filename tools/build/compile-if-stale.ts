@@ -91,11 +91,12 @@ export function removeOrphans(names: string[] = sources()): string[] {
   return removed;
 }
 
-/** Why dist/ cannot be written, in a few words, or undefined when it can. */
+/** Why dist/ cannot be written, in a few words, or undefined when the error is not the file system's. */
 function unwritable(error: unknown): string | undefined {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === "EROFS") return "the checkout is on a read-only file system";
   if (code === "EACCES" || code === "EPERM") return "this user may not write to the checkout";
+  if (typeof code === "string" && code.startsWith("E")) return `dist/ cannot be written (${code})`;
   return undefined;
 }
 
@@ -112,7 +113,8 @@ export async function compileIfStale(options: { declarations?: boolean } = {}): 
   if (isFresh(names, declarations)) return true;
   let release: () => void;
   try {
-    mkdirSync(dist, { recursive: true });
+    // Not { recursive: true }: on a read-only file system Node reports a recursive mkdir as ENOENT.
+    if (!existsSync(dist)) mkdirSync(dist);
     release = await acquireCompileLock(root);
   } catch (error) {
     const reason = unwritable(error);
