@@ -48,6 +48,18 @@ describe("examples", () => {
     expect(revisionIds).toContain(examples.DeploymentScmHost.value.active_revision_id);
   });
 
+  it("a problem example's words match its body: it promises no `errors` it lacks, and counts the ones it has", () => {
+    const problems = Object.entries<any>(document.components.examples).filter(([, e]) => typeof e.value?.status === "number" && e.value.status >= 400);
+    expect(problems.length).toBeGreaterThan(5);
+    for (const [name, { value }] of problems) {
+      const errors: unknown[] | undefined = value.errors;
+      // "each invalid field is named in errors", "listed in errors": a promise of field errors.
+      if (!Array.isArray(errors) || errors.length === 0) expect(value.detail, name).not.toMatch(/(named|listed|given) in `?errors`?/i);
+      const counted = /\b(\d+) invalid fields?\b/.exec(value.detail ?? "");
+      if (counted) expect(errors?.length, name).toBe(Number(counted[1]));
+    }
+  });
+
   it("rejects a broken example (the check can fail)", () => {
     const schema = { $ref: "#/components/schemas/Deployment" };
     const validate = validator.validatorFor(schema, "broken-check");

@@ -70,7 +70,7 @@ function polls(run: RespectRun, deploymentId: string, revisionId: string): strin
     .map((e) => JSON.parse(e.response.content.text ?? "{}").status);
 }
 
-async function respect(workflow: string, inputs: Record<string, string>, server = simulator.url): Promise<RespectRun> {
+async function respect(workflow: string, inputs: Record<string, string>, server = simulator.url, apiKey = API_KEY): Promise<RespectRun> {
   const harFile = join(work, `${workflow}-${Math.random().toString(36).slice(2)}.har`);
   const args = ["respect", DESCRIPTION, "--server", `deployments=${server}`, "--workflow", workflow, "--har-output", harFile];
   for (const [name, value] of Object.entries(inputs)) args.push("--input", `${name}=${value}`);
@@ -78,7 +78,7 @@ async function respect(workflow: string, inputs: Record<string, string>, server 
     // The node that runs the tests (Node 24) runs Respect too; the key comes from the environment.
     PATH: [dirname(process.execPath), process.env.PATH].join(delimiter),
     HOME: process.env.HOME,
-    DMS_API_KEY: API_KEY,
+    DMS_API_KEY: apiKey,
     NO_COLOR: "1",
     REDOCLY_TELEMETRY: "off",
   };
@@ -145,6 +145,26 @@ describe.concurrent("redocly respect against the simulator", () => {
     expect(deployment.active_revision_id).toBe(deployment.latest_revision_id);
     expectStoppedAt(polls(run, id, deployment.latest_revision_id), "DEPLOYED");
     expect(run.output + run.harText).not.toContain(API_KEY);
+    // An ordinary poll is a crossed DEPLOYED check followed by a retry, and the summary says passed.
+    expect(run.output).toMatch(/Workflows: 1 passed/);
+    const lines = run.output.split("\n");
+    lines.forEach((line, i) => {
+      if (/✗ success criteria check - \^DEPLOYED\$/.test(line)) expect(lines.slice(i + 1, i + 8).join("\n"), run.output).toMatch(/Retrying step pollRevision/);
+    });
+  });
+
+  it.each([
+    ["empty", ""],
+    ["refused", "not-the-key"],
+  ])("a key that is %s fails at the first step, and the failure names DMS_API_KEY", async (_name, key) => {
+    for (const [workflow, inputs] of [
+      ["deployRef", { deployment_id: ids.scm[0]!, repo_ref: "main" }],
+      ["waitForRevision", { deployment_id: ids.scm[0]!, revision_id: ids.scm[0]! }],
+    ] as const) {
+      const run = await respect(workflow, inputs, simulator.url, key);
+      expect(run.code, run.output).not.toBe(0);
+      expect(run.output, workflow).toContain("the API key (DMS_API_KEY in the environment) is missing or refused");
+    }
   });
 
   it("deployRef with a failing build: fails at the first poll that reads BUILD_FAILED, not at the end of its polls", async () => {
