@@ -30,3 +30,14 @@ export function urlProblem(value: string): string | undefined {
   if (/^\s|\s$/.test(value)) return "it starts or ends with whitespace";
   return undefined;
 }
+
+/**
+ * Why `value` cannot be an API key, or undefined when it can: the one rule for every place a key
+ * enters (the simulator's `apiKeys`, the Vite plugin's `defaultApiKey`). A key is a non-empty string
+ * that can be sent as the X-Api-Key header; the reason never quotes it.
+ */
+export function apiKeyProblem(value: unknown): string | undefined {
+  if (typeof value !== "string" || value.trim() === "") return "must be a non-empty string";
+  const problem = headerValueProblem(value);
+  return problem ? `cannot be sent as an X-Api-Key header: ${problem} (the key is not shown)` : undefined;
+}

@@ -19,6 +19,7 @@ import { problem } from "../simulator/core/reply.js";
 import { createSimulator, type Simulator } from "../simulator/core/simulator.js";
 import { serveSimulatorRequest } from "../simulator/node/serve.js";
 import { vitePolicy } from "./gate-policy.js";
+import { apiKeyProblem } from "../shared/header-value.js";
 
 export interface SimulatorPluginOptions {
   /** The path the simulator is served under, such as `/dms` (the default): `/dms/v2/deployments` is the simulator's `/v2/deployments`. */
@@ -85,8 +86,9 @@ export function simulatorPlugin(options: SimulatorPluginOptions = {}): Simulator
   }
   const apiKeys = options.apiKeys;
   const defaultApiKey = options.defaultApiKey;
-  if (defaultApiKey !== undefined && (typeof defaultApiKey !== "string" || defaultApiKey === "" || /[^\x21-\x7e]/.test(defaultApiKey))) {
-    throw new TypeError("simulatorPlugin: defaultApiKey must be a non-empty string of visible ASCII characters.");
+  const keyProblem = defaultApiKey === undefined ? undefined : apiKeyProblem(defaultApiKey);
+  if (keyProblem) {
+    throw new TypeError(`simulatorPlugin: defaultApiKey ${keyProblem}.`);
   }
   let root = process.cwd();
 

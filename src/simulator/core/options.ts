@@ -3,7 +3,7 @@
 // wherever it is given, in the words of the entry it was given to. An entry checks only what is its
 // own besides (a port, a prefix). The error names the option in a field, so an entry can say it
 // its own way (the CLI names the flag) without reading the message. No Node imports.
-import { headerValueProblem } from "../../shared/header-value.js";
+import { apiKeyProblem } from "../../shared/header-value.js";
 import { openApiDocument } from "../../shared/document.js";
 import { type FaultKind, type FaultRule, Faults, type Latency, MAX_PENDING_FAULTS } from "./faults.js";
 import { describeOperations } from "./validate.js";
@@ -64,13 +64,11 @@ export function checkSimulatorOptions(options: SimulatorOptionValues, entry = "c
   const seedDeployments = nonNegative(options.seedDeployments, "seedDeployments", refuse);
   if (options.now !== undefined && typeof options.now !== "function") throw refuse("now", "must be a function returning milliseconds.");
   const apiKeys = options.apiKeys;
-  if (apiKeys !== undefined && (!Array.isArray(apiKeys) || apiKeys.some((k) => typeof k !== "string" || k === ""))) {
-    throw refuse("apiKeys", "must be an array of non-empty strings.");
-  }
+  if (apiKeys !== undefined && !Array.isArray(apiKeys)) throw refuse("apiKeys", "must be an array of non-empty strings.");
   apiKeys?.forEach((key, i) => {
     // A key no client can send as X-Api-Key (a line break, a character above U+00FF) would never match.
-    const problem = headerValueProblem(key);
-    if (problem) throw refuse(`apiKeys[${i}]`, `cannot be sent as an X-Api-Key header: ${problem} (the key is not shown)`, i);
+    const problem = apiKeyProblem(key);
+    if (problem) throw refuse(`apiKeys[${i}]`, `${problem}.`, i);
   });
   // Latency and faults are checked by the control API's own rules, so an option and a control call agree.
   const rules = faultRules();
