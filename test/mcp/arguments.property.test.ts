@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/simulator/core/index.js";
-import { arbitraryFor } from "../fuzz/schema-arbitrary.js";
+import { arbitraryFor } from "../check/fuzz/schema-arbitrary.js";
 import { type Connected, connect, textOf } from "./support.js";
 
 let connected: Connected;

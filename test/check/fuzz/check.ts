@@ -1,9 +1,9 @@
 // Sends one generated case to every server and lists what it broke: the invariants of every answer
 // (oracle.ts), what the case's expectation asks, and agreement between the servers (the simulator
 // in-process and over HTTP always; the mock and the simulator on the validation classes).
-import type { Case } from "../../fuzz/requests.js";
-import { checkAnswer, problemType } from "../../fuzz/oracle.js";
-import type { Answer, Target, WireRequest } from "../../fuzz/targets.js";
+import type { Case } from "./requests.js";
+import { checkAnswer, problemType } from "./oracle.js";
+import type { Answer, Target, WireRequest } from "./targets.js";
 
 export interface Violation {
   server: string;

@@ -2,9 +2,9 @@
 // named and tied to its issue line (the findings are described in docs/reliability.md and the
 // team's findings note). A violation that matches one is counted and reported, not failed; every
 // other one fails the property. Remove an entry when its fix lands: the property then checks that
-// case again, and test/check/fuzz/known.test.ts fails for an entry that no longer matches anything.
+// case again.
 import type { Violation } from "./check.js";
-import type { Case } from "../../fuzz/requests.js";
+import type { Case } from "./requests.js";
 
 export interface KnownFinding {
   id: string;

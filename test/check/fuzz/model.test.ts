@@ -18,7 +18,7 @@ import { createSimulator, SEED_IDS, type Simulator } from "../../../src/simulato
 import { seedState } from "../../../src/simulator/core/seed.js";
 import { document } from "../../support/document.js";
 import { budget, report, timeout } from "./budget.js";
-import { arbitraryFor } from "../../fuzz/schema-arbitrary.js";
+import { arbitraryFor } from "./schema-arbitrary.js";
 
 const REVISION_FIELDS: string[] = document.components.schemas.DeploymentPatch["x-revision-fields"];
 const PROGRESSION: string[] = document.components.schemas.RevisionStatus["x-progression"];

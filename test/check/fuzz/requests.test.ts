@@ -9,8 +9,8 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { budget, report, timeout } from "./budget.js";
 import { runCase, type Servers, type Violation } from "./check.js";
 import { KNOWN_FINDINGS, knownFinding } from "./known.js";
-import { anyCase, type Case, describeCase, OPERATIONS, toCase } from "../../fuzz/requests.js";
-import { httpSimulatorTarget, inProcessTarget, mockTarget } from "../../fuzz/targets.js";
+import { anyCase, type Case, describeCase, OPERATIONS, toCase } from "./requests.js";
+import { httpSimulatorTarget, inProcessTarget, mockTarget } from "./targets.js";
 
 let servers: Servers;
 beforeAll(async () => {

@@ -17,7 +17,7 @@ import { SEED_IDS } from "../../../src/simulator/core/seed.js";
 import { createOpenApiValidator } from "../../support/openapi-validator.js";
 import { deref, listOperations, type OperationEntry } from "../../../src/shared/walk.js";
 import { document } from "../../support/document.js";
-import { anyText, arbitraryFor, flatten } from "../../fuzz/schema-arbitrary.js";
+import { anyText, arbitraryFor, flatten } from "./schema-arbitrary.js";
 import type { WireRequest } from "./targets.js";
 
 export type Expectation = "valid" | "invalid" | "equivalent" | "any";

@@ -3,8 +3,8 @@
 // objects, properties that cannot be sent). It knows only the keywords the document uses; ajv
 // stays the judge (test/check/fuzz/generator.test.ts checks every drawn value against it).
 import fc from "fast-check";
-import { allOfSchemas, deref, viewSchema } from "../../src/shared/walk.js";
-import { document } from "../support/document.js";
+import { allOfSchemas, deref, viewSchema } from "../../../src/shared/walk.js";
+import { document } from "../../support/document.js";
 
 type Schema = Record<string, any> | boolean;
 
