@@ -2,17 +2,20 @@
 // step's `env` and `run` with the `${{ }}` expressions filled from the `with:` inputs (or their
 // defaults), bash started as the runner starts it (`bash --noprofile --norc -eo pipefail`), a
 // GITHUB_OUTPUT file per step, and the action's outputs read from the steps' outputs. Against the
-// simulator, with the CLI this checkout built.
+// simulator, from a checkout of the action as a tag gives it: action.yml, package.json and the
+// release's build (action/dms.js, made here by the release script's build), and no node_modules.
 import { execFile } from "node:child_process";
-import { randomUUID } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createHash, randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { ACTION_BUILD, ACTION_STAMP, buildActionDms } from "../../tools/release/action-build.ts";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/node/index.js";
 import { ROOT } from "../support/document.js";
-import { API_KEY, cleanEnv, SimulatorControl } from "./support.js";
+import { API_KEY, cleanEnv, SimulatorControl } from "../cli/support.js";
 
 interface ActionFile {
   inputs: Record<string, { required?: boolean; default?: string }>;
@@ -26,12 +29,24 @@ let simulator: RunningSimulator;
 let sim: SimulatorControl;
 let ids: string[];
 let work: string;
+/** The action's checkout at a release: action.yml, package.json and the release build, nothing else. */
+let released: string;
+
+/** A checkout of the action holding action.yml and package.json (and what `extra` writes). */
+async function checkoutWith(name: string, extra: (dir: string) => Promise<unknown> = async () => {}): Promise<string> {
+  const dir = join(work, name);
+  await mkdir(join(dir, "action"), { recursive: true });
+  await Promise.all([copyFile(join(ROOT, "action.yml"), join(dir, "action.yml")), copyFile(join(ROOT, "package.json"), join(dir, "package.json"))]);
+  await extra(dir);
+  return dir;
+}
 
 beforeAll(async () => {
   simulator = await startSimulator({ port: 0, stepSeconds: 0.05, quiet: true });
   sim = new SimulatorControl(simulator.url);
   ids = await sim.deploymentIds();
   work = await mkdtemp(join(tmpdir(), "dms-action-"));
+  released = await checkoutWith("released", (dir) => buildActionDms(dir));
 });
 afterAll(async () => {
   await simulator?.close();
@@ -80,7 +95,7 @@ async function runAction(
     text.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_all, expression: string) => {
       const input = /^inputs\.([\w-]+)$/.exec(expression);
       if (input) return inputs[input[1]!] ?? "";
-      if (expression === "github.action_path") return options.actionPath ?? ROOT;
+      if (expression === "github.action_path") return options.actionPath ?? released;
       const output = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(expression);
       if (output) return steps[output[1]!]?.[output[2]!] ?? "";
       throw new Error(`an expression this test does not evaluate: ${expression}`);
@@ -168,7 +183,8 @@ describe.concurrent("action.yml", () => {
     const run = await runAction({ ...connection(), "deployment-id": id, "image-uri": "registry.example.com/app:2", wait: "false" });
     expect(run.code).toBe(0);
     expect(run.outputs["revision-id"]).toMatch(/^[0-9a-f-]{36}$/);
-    expect(run.outputs.status).toBe("");
+    // The created revision's status, read once (not waited for).
+    expect(run.outputs.status).toMatch(/^[A-Z_]+$/);
   });
 
   it("an input is data, never code: a ref with $(...) and quotes is sent as it is", async () => {
@@ -244,24 +260,50 @@ describe.concurrent("action.yml", () => {
     expect((await sim.get(`/v2/deployments/${id}`)).latest_revision_id).toBe(before.latest_revision_id);
   });
 
-  it("without a build in the action's checkout, installs the package of the same version", async () => {
-    // An action checkout with no dist/, and an npm that records what it was asked and installs this checkout.
-    const checkout = join(work, "checkout");
-    const bin = join(work, "bin");
-    await Promise.all([mkdir(checkout), mkdir(bin)]);
+  it("runs from the release build alone: no node_modules anywhere above the checkout", () => {
+    for (let dir = released; ; dir = dirname(dir)) {
+      expect(existsSync(join(dir, "node_modules")), dir).toBe(false);
+      if (dirname(dir) === dir) break;
+    }
+  });
+
+  it("without the release build, or with the build of another version or other bytes, fails with one line before any of the package runs, and calls no npm", async () => {
     const { version } = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8"));
-    await writeFile(join(checkout, "package.json"), JSON.stringify({ name: "deployment-management-api", version }));
-    const log = join(work, "npm-args");
-    await writeFile(
-      join(bin, "npm"),
-      `#!/bin/sh\necho "$@" > "${log}"\nprefix="$3"\nmkdir -p "$prefix/node_modules"\nln -s "${ROOT}" "$prefix/node_modules/deployment-management-api"\n`,
-      { mode: 0o755 },
-    );
-    const run = await runAction({ ...connection(), "deployment-id": ids[24]!, ref: "main", wait: "false" }, { actionPath: checkout, path: bin });
-    expect(run.code).toBe(0);
-    expect(await readFile(log, "utf8")).toMatch(
-      new RegExp(`^install --prefix \\S+/dms-${version.replace(/\./g, "\\.")} .*deployment-management-api@${version.replace(/\./g, "\\.")}\\n$`),
-    );
-    expect(run.outputs["revision-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    // A build that, run, leaves a mark: the checks must refuse it before it runs.
+    const ran = join(work, "build-ran");
+    const marking = `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(ran)}, "ran");\n`;
+    const stampOf = (text: string, stampVersion: string) => JSON.stringify({ version: stampVersion, sha256: createHash("sha256").update(text).digest("hex") });
+    const placed = (text: string, stamp: string) => (dir: string) =>
+      Promise.all([writeFile(join(dir, ACTION_BUILD), text), writeFile(join(dir, ACTION_STAMP), stamp)]);
+    const checkouts = {
+      "no build": await checkoutWith("no-build"),
+      "another version": await checkoutWith("other-version", placed(marking, stampOf(marking, "0.9.0"))),
+      "other bytes": await checkoutWith("other-bytes", placed(marking, stampOf("another file", version))),
+      "a stamp and no build": await checkoutWith("stamp-only", (dir) => writeFile(join(dir, ACTION_STAMP), stampOf(marking, version))),
+    };
+    // An npm first on PATH that records that it was called.
+    const bin = join(work, "bin");
+    const npmCalls = join(work, "npm-calls");
+    await mkdir(bin);
+    await writeFile(join(bin, "npm"), `#!/bin/sh\necho "$@" >> "${npmCalls}"\nexit 0\n`, { mode: 0o755 });
+    await writeFile(join(bin, "npx"), `#!/bin/sh\necho "npx $@" >> "${npmCalls}"\nexit 0\n`, { mode: 0o755 });
+    const id = ids[24]!;
+    const before = await sim.get(`/v2/deployments/${id}`);
+    const errors: Record<string, string> = {};
+    for (const [name, checkout] of Object.entries(checkouts)) {
+      const run = await runAction({ ...connection(), "deployment-id": id, ref: "main", wait: "false" }, { actionPath: checkout, path: bin });
+      errors[name] = run.stderr;
+      expect(run.code, name).toBe(1);
+      const lines = run.stderr.split("\n").filter((line) => line !== "");
+      expect(lines, name).toHaveLength(1);
+      expect(lines[0], name).toMatch(/^::error title=dms deploy::/);
+      expect(run.outputs["exit-code"], name).toBe("");
+    }
+    expect(errors["no build"]).toContain(`checkout (version ${version}) has no build of dms`);
+    expect(errors["another version"]).toContain(`the build of version 0.9.0, not of this action's version ${version}`);
+    expect(errors["other bytes"]).toContain("is not the file built for version");
+    expect(existsSync(ran)).toBe(false);
+    expect(existsSync(npmCalls)).toBe(false);
+    expect((await sim.get(`/v2/deployments/${id}`)).latest_revision_id).toBe(before.latest_revision_id);
   });
 });
