@@ -99,3 +99,19 @@ export class SimulatorControl {
     return page.resources.map((d: { id: string }) => d.id);
   }
 }
+
+/**
+ * dms run in this process (runDms, the function the bin calls, with captured streams and only the
+ * given environment): for the tests where no process boundary is under test, such as usage errors.
+ */
+export async function dmsInProcess(args: string[], env: Record<string, string | undefined> = {}): Promise<DmsResult> {
+  const { runDms } = await import("../../src/cli/dispatch.js");
+  let stdout = "";
+  let stderr = "";
+  const code = await runDms(args, {
+    stdout: { isTTY: false, write: (text: string) => ((stdout += text), true) },
+    stderr: { isTTY: false, write: (text: string) => ((stderr += text), true) },
+    env: cleanEnv(env),
+  });
+  return { code, signal: null, stdout, stderr };
+}

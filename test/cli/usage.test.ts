@@ -2,7 +2,9 @@
 // variables and the flags that win over them, and the help of every command.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sendJson, startLocalServer, type LocalServer } from "../client/local-server.js";
-import { dms, jsonLines } from "./support.js";
+// In-process (runDms with captured streams) where no process boundary is under test; `dms simulate`
+// (which starts a server in its own process) and the module-loading check run the bin.
+import { dms as dmsProcess, dmsInProcess as dms, jsonLines } from "./support.js";
 
 const DEPLOYMENT = "6b0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01";
 const REVISION = "0c6b5e0a-7f6d-4b1e-8a47-3d2f1c9e8b70";
@@ -158,7 +160,7 @@ describe("dms simulate", () => {
     [["--bogus"], /'--bogus'/],
     [["--cors-origin", "*"], /--cors-origin/],
   ])("%j is a usage error (2) naming the flag, and nothing starts", async (args, message) => {
-    const result = await dms(["simulate", ...args]);
+    const result = await dmsProcess(["simulate", ...args]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stdout).toBe("");
@@ -205,6 +207,7 @@ process.on("exit", () => process.stderr.write(JSON.stringify(seen)));`;
     // The help is built from the command specs (the flag tables the parser reads): data, no client.
     // The flag-table helpers and dms-simulator's table (read by `dms simulate`) are data too.
     expect(loaded.sort()).toEqual([
+      "dist/cli/dispatch.js",
       "dist/cli/flags.js",
       "dist/cli/help.js",
       "dist/cli/main.js",
