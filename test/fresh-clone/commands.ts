@@ -19,6 +19,7 @@ export const SCRIPTS: Record<string, Proof> = {
   screenshot: { proof: "npm run screenshot: exits 0 and writes assets/docs.png (a PNG)" },
   typecheck: { proof: "npm run typecheck: exits 0" },
   test: { notRun: "the suite itself: .ci/run runs it on a fresh clone of main, and this test runs beside it" },
+  check: { notRun: "the project's guards: .ci/run runs them on a fresh clone of main after npm test, and this test runs beside it" },
   "test:contract": { proof: "npm run test:contract with CONTRACT_BASE_URL at the fresh simulator: exits 0" },
   "test:fresh-clone": { notRun: "this test itself (.ci/run runs it after npm test)" },
   fuzz: { proof: "npm run fuzz -- --seconds 20 --runs 30 --seed 19: exits 0 (a fixed seed: this proves the command, finding bugs is npm run fuzz's own job)" },
