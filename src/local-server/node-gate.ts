@@ -66,15 +66,8 @@ export function headerValue(req: IncomingMessage, name: string): string | null {
   return value === undefined ? null : Array.isArray(value) ? value.join(",") : value;
 }
 
-/**
- * The time bounds every local Node server sets on its node:http server (the simulator's port, the
- * mock's front, dms mcp --port), so a client that trickles bytes cannot hold a connection: its
- * request headers must arrive within 5 s (a connection that sends nothing is closed then too), and
- * the whole request within 15 s (a body is at most 1 MiB: 0.6 Mbit/s), checked every second. They
- * bound receiving a request only; an answer that takes longer (a deploy an MCP client waits for)
- * is not cut.
- */
-export const SERVER_TIME_BOUNDS = Object.freeze({ headersTimeout: 5_000, requestTimeout: 15_000, connectionsCheckingInterval: 1_000 });
+// The time bounds every local server sets on its node:http server live with the listen (listen.ts).
+export { SERVER_TIME_BOUNDS } from "./listen.js";
 
 export function createNodeGate(options: GateOptions): NodeGate {
   const { listenHost, serverName, flagHints = true } = options;

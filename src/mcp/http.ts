@@ -6,9 +6,9 @@
 // POST gets its own server and transport, so nothing outlives its request, and closing the
 // response (the client going away) aborts what the call was doing.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { createNodeGate, SERVER_TIME_BOUNDS, sendAnswer } from "../local-server/node-gate.js";
+import { listen, serverOptions, type TimeBounds } from "../local-server/listen.js";
+import { createNodeGate, sendAnswer } from "../local-server/node-gate.js";
 import { createMcpServer, type McpServerOptions } from "./server.js";
 
 const MCP_PATH = "/mcp";
@@ -26,7 +26,7 @@ export interface HttpMcpServer {
 }
 
 /** Serves on 127.0.0.1:port (0 picks a free one) at /mcp until closed. */
-export async function serveHttp(options: McpServerOptions & { port: number }): Promise<HttpMcpServer> {
+export async function serveHttp(options: McpServerOptions & { port: number; timeBounds?: Partial<TimeBounds> }): Promise<HttpMcpServer> {
   const gate = createNodeGate({ policy: { loopbackOrigins: false }, listenHost: HOST, serverName: "dms mcp", flagHints: false });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -54,24 +54,13 @@ export async function serveHttp(options: McpServerOptions & { port: number }): P
     await transport.handleRequest(req, res, message);
   }
 
-  const http = createServer(SERVER_TIME_BOUNDS, (req, res) => {
+  const http = createServer(serverOptions(options.timeBounds), (req, res) => {
     handle(req, res).catch(() => {
       // A request that failed half-way gets a bare 500, and the server goes on.
       if (!res.headersSent) res.writeHead(500);
       res.end();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
-    http.listen(options.port, HOST, () => resolve());
-  });
-  const { port } = http.address() as AddressInfo;
-  return {
-    url: `http://${HOST}:${port}${MCP_PATH}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
-      }),
-  };
+  const listening = await listen(http, options.port, HOST);
+  return { url: `${listening.url}${MCP_PATH}`, close: listening.close };
 }

@@ -1,11 +1,13 @@
 // `npm start`'s command line (tools/run/mock.ts runs the compiled copy, dist/mock/cli.js): flags and
-// environment to options, the banner, and stopping on Ctrl-C, SIGTERM or when npm goes away.
+// environment to options, the banner, and stopping on Ctrl-C, SIGTERM or when npm goes away
+// (src/local-server/listen.ts, as every local server).
 //   PORT (default 4010), HOST (default 127.0.0.1), --verbose / -v or LOG_LEVEL=info|debug for logs,
 //   --allowed-host NAME and --cors-origin ORIGIN (repeatable; or MOCK_ALLOWED_HOSTS and
 //   MOCK_CORS_ORIGINS, comma-separated).
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { parseAllowedHost, parseCorsOrigin } from "../gate/policy.js";
+import { PortInUseError, portInUseLine, stopOnSignals } from "../local-server/listen.js";
 import { parsePort } from "../shared/port.js";
 import { type RunningMock, startMock } from "./front.js";
 
@@ -47,7 +49,8 @@ export async function runMockCli(argv: string[] = process.argv.slice(2), env: No
     };
   } catch (error) {
     const message = (error as Error).message;
-    console.error(`mock: ${error instanceof UsageError ? message : `${message}\n${USAGE}`}`);
+    // Every usage error with the usage line, as every local server says one.
+    console.error(`mock: ${message}\n${USAGE}`);
     process.exit(2);
   }
 
@@ -55,36 +58,18 @@ export async function runMockCli(argv: string[] = process.argv.slice(2), env: No
   try {
     mock = await startMock(options);
   } catch (error) {
-    const code = (error as { code?: string })?.code;
-    const reason = code === "EADDRINUSE" ? `port ${options.port} is in use (set PORT to another one)` : String((error as Error)?.message ?? error);
-    console.error(`mock: cannot start: ${reason}`);
+    if (error instanceof PortInUseError) console.error(portInUseLine("mock", error.port, "PORT (PORT=4020 npm start)"));
+    else console.error(`mock: cannot start: ${String((error as Error)?.message ?? error)}`);
     process.exit(1);
   }
 
+  // Before the URL is printed: whoever reads it may stop the mock at once.
+  stopOnSignals(() => mock.close(), env);
   console.log(`Mock of the Deployment Management API listening on ${mock.baseUrl} (Prism, generated/openapi.yaml)`);
   console.log(`  try: curl -H 'X-Api-Key: dev' ${mock.baseUrl}/v2/deployments`);
   if (options.allowedHosts?.length) console.log(`  also answers Host: ${options.allowedHosts.join(", ")}`);
   if (options.corsOrigins?.length) console.log(`  CORS also for: ${options.corsOrigins.join(", ")}`);
   if (options.logLevel === "silent") console.log("  quiet: add --verbose (npm start -- --verbose) to log each request and violation");
-
-  let stopping = false;
-  const stop = async () => {
-    // A second Ctrl-C, or a close that hangs on a slow client, ends the process at once.
-    if (stopping) process.exit(130);
-    stopping = true;
-    setTimeout(() => process.exit(0), 3000).unref();
-    await mock.close();
-    process.exit(0);
-  };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
-  // `npm start` does not pass a SIGTERM on to this process: when npm is gone (we were re-parented), stop too.
-  if (env.npm_lifecycle_event) {
-    const parent = process.ppid;
-    setInterval(() => {
-      if (process.ppid !== parent) stop();
-    }, 500).unref();
-  }
 }
 
 /** The values of a repeatable flag, or of its comma-separated environment variable; each checked. */

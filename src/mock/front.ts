@@ -16,7 +16,6 @@
 // - an X-Tenant-Id that is not a tenant id is a field error, as in the simulator;
 // - no request stops it: whatever fails while answering is a 500 problem, and the process goes on.
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { RequestBounds } from "../gate/bounds.js";
 import { checkJsonBounds } from "../gate/bounds.js";
 import {
@@ -28,7 +27,8 @@ import {
   repeatedParameterErrors,
   unsupportedMediaType,
 } from "../gate/gate.js";
-import { createNodeGate, headerValue, type NodeGate, SERVER_TIME_BOUNDS, sendAnswer, sendProblem } from "../local-server/node-gate.js";
+import { listen, serverOptions, type TimeBounds } from "../local-server/listen.js";
+import { createNodeGate, headerValue, type NodeGate, sendAnswer, sendProblem } from "../local-server/node-gate.js";
 import { corsHeaders, isJsonContentType } from "../gate/policy.js";
 import { checkPortOption } from "../shared/port.js";
 import { emptyQueryValueErrors } from "../gate/parameter-values.js";
@@ -59,6 +59,8 @@ export interface MockOptions {
   corsOrigins?: string[];
   /** Request bounds; REQUEST_BOUNDS by default. */
   bounds?: RequestBounds;
+  /** How long a client may take to send a request; SERVER_TIME_BOUNDS by default (tests give shorter ones). */
+  timeBounds?: Partial<TimeBounds>;
 }
 
 export interface RunningMock {
@@ -104,24 +106,12 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       },
     );
   };
-  const server = http.createServer(SERVER_TIME_BOUNDS, (req, res) => serve(req, res, false));
+  const server = http.createServer(serverOptions(options.timeBounds), (req, res) => serve(req, res, false));
   // `Expect: 100-continue` (curl sends it with large bodies): the go-ahead is given only when the
   // request passes the gate, so a refused upload is never sent.
   server.on("checkContinue", (req, res) => serve(req, res, true));
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  return {
-    baseUrl: `http://${shownHost}:${address.port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  const listening = await listen(server, port, host);
+  return { baseUrl: listening.url, close: listening.close };
 }
 
 /** Answers one request; resolves to the status sent. */

@@ -43,13 +43,13 @@ async function refused(file: string, args: string[], env: Record<string, string>
 }
 
 describe("every command line refuses a bad port by the name it came from", () => {
-  it("dms-simulator: --port and PORT (exit 1, its usage errors)", async () => {
+  it("dms-simulator: --port and PORT (exit 2, a usage error, as every local server)", async () => {
     const bin = join(ROOT, "dist/simulator/node/cli.js");
     const flag = await refused(bin, ["--port", "70000"], {});
-    expect(flag.code).toBe(1);
+    expect(flag.code).toBe(2);
     expect(flag.stderr).toContain('dms-simulator: --port takes a port number from 0 to 65535 (0 picks a free one), not "70000"');
     const variable = await refused(bin, [], { PORT: "1.5" });
-    expect(variable.code).toBe(1);
+    expect(variable.code).toBe(2);
     expect(variable.stderr).toContain('PORT takes a port number from 0 to 65535 (0 picks a free one), not "1.5"');
   });
 
@@ -62,7 +62,7 @@ describe("every command line refuses a bad port by the name it came from", () =>
   it("npm run docs: PORT (exit 2)", async () => {
     const docs = await refused(join(ROOT, "tools/docs/serve.ts"), [], { PORT: "-1" });
     expect(docs.code).toBe(2);
-    expect(docs.stderr).toBe('npm run docs: PORT takes a port number from 0 to 65535 (0 picks a free one), not "-1"\n');
+    expect(docs.stderr).toBe('npm run docs: PORT takes a port number from 0 to 65535 (0 picks a free one), not "-1"\nusage: npm run docs [-- --help]\nenv: PORT (8080), HOST (127.0.0.1)\n');
   });
 
   it("dms mcp --port (exit 2)", async () => {

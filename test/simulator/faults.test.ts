@@ -166,7 +166,8 @@ describe("dms-simulator --latency and --fail", () => {
   ] as const) {
     it(`refuses ${args.join(" ")} with a message naming the flag`, async () => {
       const sim = run([...args]);
-      expect(await sim.exit).toBe(1);
+      // A usage error: exit 2, as every local server (test/local-server/edges.test.ts).
+      expect(await sim.exit).toBe(2);
       expect(sim.stderr()).toMatch(message);
     });
   }

@@ -145,7 +145,7 @@ describe("the CLI (dist/simulator/node/cli.js)", () => {
     expect(started.stderr()).toContain(url);
   });
 
-  it("--allowed-host adds a Host name; --cors-origin adds an origin; bad values exit 1 naming the flag", async () => {
+  it("--allowed-host adds a Host name; --cors-origin adds an origin; bad values exit 2 naming the flag", async () => {
     const started = run(["--quiet", "--allowed-host", "dev.example.test", "--cors-origin", "https://app.example.test"]);
     const url = await started.url;
     const port = new URL(url).port;
@@ -161,7 +161,7 @@ describe("the CLI (dist/simulator/node/cli.js)", () => {
       ["--cors-origin", "*"],
     ]) {
       const bad = run([flag!, value!]);
-      expect(await bad.exit, `${flag} ${value}`).toBe(1);
+      expect(await bad.exit, `${flag} ${value}`).toBe(2);
       expect(bad.stderr()).toContain(flag);
       expect(bad.stdoutLines).toEqual([]);
     }

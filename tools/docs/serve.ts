@@ -1,48 +1,36 @@
 // `npm run docs`: serves the built docs page (generated/docs/index.html) on http://127.0.0.1:8080
-// (PORT overrides, HOST too). The page is self-contained, so this only has to hand out one file;
-// `npm run build` rebuilds it from openapi/.
-import { createServer } from "node:http";
-import { readFile } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+// (PORT overrides, HOST too) until Ctrl+C, SIGTERM or npm going away. The page is self-contained,
+// so this only has to hand out one file (tools/docs/docs-server.ts); `npm run build` rebuilds it.
+// A bad flag or PORT exits 2 with the usage line, a port in use 1 with one line, as every local server.
+import { parseArgs } from "node:util";
+import { PortInUseError, portInUseLine, stopOnSignals } from "../../src/local-server/listen.ts";
 import { parsePort } from "../../src/shared/port.ts";
+import { startDocsServer } from "./docs-server.ts";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const page = join(root, "generated", "docs", "index.html");
-const host = process.env.HOST ?? "127.0.0.1";
+const USAGE = `usage: npm run docs [-- --help]
+env: PORT (8080), HOST (127.0.0.1)`;
+
 let port = 8080;
 try {
+  const { values } = parseArgs({ args: process.argv.slice(2), options: { help: { type: "boolean", short: "h" } }, strict: true, allowPositionals: false });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
   if (process.env.PORT) port = parsePort("PORT", process.env.PORT);
 } catch (error) {
-  console.error(`npm run docs: ${(error as Error).message}`);
+  console.error(`npm run docs: ${(error as Error).message}\n${USAGE}`);
   process.exit(2);
 }
 
-const server = createServer(async (request, response) => {
-  if (request.method !== "GET" && request.method !== "HEAD") {
-    response.writeHead(405, { allow: "GET, HEAD" }).end();
-    return;
-  }
-  try {
-    // Every path gets the page: Redoc routes inside it (/deployments/patchdeployment), so a reload
-    // of such a URL must answer with the page too. Read on every request: a rebuild shows on reload.
-    const html = await readFile(page);
-    response.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-length": html.length, "cache-control": "no-cache" });
-    response.end(request.method === "HEAD" ? undefined : html);
-  } catch {
-    response.writeHead(500, { "content-type": "text/plain; charset=utf-8" }).end("generated/docs/index.html is missing: run `npm run build`\n");
-  }
-});
-
-server.once("error", (error: NodeJS.ErrnoException) => {
-  const reason = error.code === "EADDRINUSE" ? `port ${port} is in use (set PORT to another one)` : error.message;
-  console.error(`npm run docs: cannot listen on ${host}: ${reason}`);
+const host = process.env.HOST || "127.0.0.1";
+try {
+  const server = await startDocsServer({ port, host });
+  // Before the URL is printed: whoever reads it may stop the server at once.
+  stopOnSignals(() => server.close());
+  console.log(`Docs on ${server.url}/ (Ctrl+C stops)`);
+} catch (error) {
+  if (error instanceof PortInUseError) console.error(portInUseLine("npm run docs", port, "PORT (PORT=8081 npm run docs)"));
+  else console.error(`npm run docs: cannot listen on ${host}: ${(error as Error).message}`);
   process.exit(1);
-});
-server.listen(port, host, () => {
-  const address = server.address();
-  const actualPort = typeof address === "object" && address ? address.port : port;
-  console.log(`Docs on http://${host}:${actualPort}/ (Ctrl+C stops)`);
-});
-
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.close(() => process.exit(0)));
+}

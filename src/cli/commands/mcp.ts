@@ -63,13 +63,14 @@ export async function run(args: string[], io: Io): Promise<number> {
   try {
     server = await http.serveHttp({ ...options, port });
   } catch (error) {
-    tell(`dms mcp: cannot listen on 127.0.0.1:${port}: ${(error as { code?: string }).code ?? String(error)}`);
+    const { PortInUseError, portInUseLine } = await import("../../local-server/listen.js");
+    tell(error instanceof PortInUseError ? portInUseLine("dms mcp", port, "--port") : `dms mcp: cannot listen on 127.0.0.1:${port}: ${String(error)}`);
     return 1;
   }
+  // Before the URL is printed: whoever reads it may stop the server at once.
+  const { stopOnSignals } = await import("../../local-server/listen.js");
+  stopOnSignals(() => server.close(), io.env);
   io.stdout.write(`${server.url}\n`);
   tell(`dms mcp: serving ${tools} of ${connection.baseUrl} at ${server.url}`);
-  const stop = () => void server.close().then(() => process.exit(0));
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
   return -1;
 }

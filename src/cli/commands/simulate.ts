@@ -4,13 +4,19 @@ import { EXIT } from "../exit-codes.js";
 
 /** Starts the simulator; resolves once it listens, or with the exit code when it cannot start. */
 export async function run(args: string[]): Promise<number | undefined> {
-  const { runSimulatorCli, SimulatorUsageError } = await import("../../simulator/node/cli-main.js");
+  const { runSimulatorCli, SimulatorUsageError, USAGE } = await import("../../simulator/node/cli-main.js");
+  const { PortInUseError, portInUseLine } = await import("../../local-server/listen.js");
   const { SqliteUnavailableError } = await import("../../simulator/node/sqlite/index.js");
   try {
     await runSimulatorCli(args);
     return undefined;
   } catch (error) {
-    process.stderr.write(`dms simulate: ${(error as Error).message}\n`);
+    if (error instanceof PortInUseError) {
+      process.stderr.write(`${portInUseLine("dms simulate", error.port, "--port or PORT")}\n`);
+      return EXIT.failed;
+    }
+    const usage = error instanceof SimulatorUsageError ? `\n${USAGE}` : "";
+    process.stderr.write(`dms simulate: ${(error as Error).message}${usage}\n`);
     // --state on a Node without node:sqlite: a setup problem, told in one line, like a bad flag.
     return error instanceof SimulatorUsageError || error instanceof SqliteUnavailableError ? EXIT.usage : EXIT.failed;
   }

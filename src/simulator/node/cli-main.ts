@@ -4,6 +4,7 @@
 // is told as a usage error naming the flag or variable it came from.
 // Environment: PORT, SIMULATOR_STATE, SIMULATOR_STEP_SECONDS, SIMULATOR_SEED_DEPLOYMENTS, SIMULATOR_API_KEYS (comma-separated).
 import { parseArgs } from "node:util";
+import { stopOnSignals } from "../../local-server/listen.js";
 import { parseAllowedHost, parseCorsOrigin } from "../../gate/policy.js";
 import { parsePort } from "../../shared/port.js";
 import { flagLines, flagsSynopsis, parseOptions } from "../../shared/flag-table.js";
@@ -17,7 +18,8 @@ export class SimulatorUsageError extends Error {
   override readonly name = "SimulatorUsageError";
 }
 
-const USAGE = `Usage: dms-simulator ${flagsSynopsis(SIMULATOR_FLAGS)}`;
+/** The usage line every usage error is told with. */
+export const USAGE = `Usage: dms-simulator ${flagsSynopsis(SIMULATOR_FLAGS)}`;
 const HELP = `${USAGE}\n\n${flagLines(SIMULATOR_FLAGS, 36).join("\n")}\n\nEnvironment: SIMULATOR_API_KEYS, comma-separated keys to accept (by default any key).`;
 
 /** --latency 200 (fixed) or --latency 100-800 (a range), in milliseconds. */
@@ -75,7 +77,7 @@ export async function runSimulatorCli(args: string[]): Promise<void> {
   const env = process.env;
   const stateFile = values.state ?? (env.SIMULATOR_STATE || undefined);
   const importState = values["import-state"];
-  if (importState !== undefined && !stateFile) throw new SimulatorUsageError(`--import-state needs --state FILE, the new SQLite file to import into. ${USAGE}`);
+  if (importState !== undefined && !stateFile) throw new SimulatorUsageError("--import-state needs --state FILE, the new SQLite file to import into.");
   const apiKeys = env.SIMULATOR_API_KEYS?.split(",")
     .map((key) => key.trim())
     .filter(Boolean);
@@ -99,16 +101,10 @@ export async function runSimulatorCli(args: string[]): Promise<void> {
   }).catch((error: unknown) => {
     throw error instanceof SimulatorOptionError ? new SimulatorUsageError(usageMessage(error, values.fail)) : error;
   });
+  // Before the URL is printed: whoever reads it may stop the simulator at once.
+  stopOnSignals(() => simulator.close(), env);
   console.log(simulator.url);
   if (!values.quiet) console.error(`Deployment Management Service simulator listening at ${simulator.url} (Ctrl+C stops it)`);
-  const stop = () => {
-    simulator.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
 }
 
 /** An option startSimulator refused, said of the flag or variable it came from (--latency, --fail X, SIMULATOR_API_KEYS). */
@@ -125,6 +121,6 @@ function parseFlags(args: string[]) {
     return parseArgs({ args, options: { ...parseOptions(SIMULATOR_FLAGS), help: { type: "boolean", short: "h" } } });
   } catch (error) {
     // util.parseArgs names the flag (unknown option, missing value); say it as a usage error.
-    throw new SimulatorUsageError(`${(error as Error).message} ${USAGE}`);
+    throw new SimulatorUsageError((error as Error).message);
   }
 }

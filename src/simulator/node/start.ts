@@ -1,7 +1,7 @@
 // startSimulator: the simulator's core behind node:http on a port, with the state file (when one
 // is given, a SQLite database through node:sqlite) as its persistence. This is the only part of the
 // simulator that needs Node; node:sqlite is loaded only when there is a state file.
-import type { AddressInfo } from "node:net";
+import { type Listening, listen, type TimeBounds } from "../../local-server/listen.js";
 import { checkPortOption } from "../../shared/port.js";
 import { checkSimulatorOptions } from "../core/options.js";
 import { createSimulator, type Simulator, type SimulatorFault, type SimulatorLatency } from "../core/simulator.js";
@@ -35,6 +35,8 @@ export interface SimulatorOptions {
   latency?: SimulatorLatency;
   /** Requests that fail from the start (createSimulator's `faults`). */
   faults?: SimulatorFault[];
+  /** How long a client may take to send a request; SERVER_TIME_BOUNDS by default (tests give shorter ones). */
+  timeBounds?: Partial<TimeBounds>;
 }
 
 export interface RunningSimulator {
@@ -74,29 +76,21 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     // The address listened on is a name the simulator answers to as well (the gate's rule).
     listenHost: host,
     log,
+    timeBounds: options.timeBounds,
   });
+  let listening: Listening;
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(options.port ?? 0, host, () => {
-        server.off("error", reject);
-        resolve();
-      });
-    });
+    listening = await listen(server, options.port ?? 0, host);
   } catch (error) {
     await simulator.close();
     throw error;
   }
-  const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
-    port,
+    url: listening.url,
+    port: listening.port,
     simulator,
     close: async () => {
-      await new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      });
+      await listening.close();
       await simulator.close();
     },
   };
