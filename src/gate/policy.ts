@@ -137,7 +137,10 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * cross-site; `Sec-Fetch-Site: cross-site` without an allowed origin is. A page writing to the
  * server that served it (its Origin names the request's own Host, which the gate has already
  * accepted) is not cross-site either: that is the Vite plugin's page on a name from `allowedHosts`.
- * A server whose pages may not write at all (`loopbackOrigins: false`) does not take that way.
+ * That holds for a server whose pages may not write (`loopbackOrigins: false`, dms mcp --port) too:
+ * it serves no page, so nothing a browser runs has its origin; a request naming it came from a
+ * client that wrote the header itself (the MCP conformance suite does, as the DNS-rebinding check
+ * of the spec allows), which could as well have sent none.
  */
 export function isCrossSiteWrite(
   method: string | undefined,
@@ -147,7 +150,7 @@ export function isCrossSiteWrite(
   if (SAFE_METHODS.has((method ?? "GET").toUpperCase())) return false;
   const origin = headers.origin;
   if (typeof origin === "string" && origin !== "") {
-    if (policy.loopbackOrigins !== false && isSameOrigin(origin, headers.host)) return false;
+    if (isSameOrigin(origin, headers.host)) return false;
     return !isAllowedOrigin(origin, policy);
   }
   return headers["sec-fetch-site"] === "cross-site";

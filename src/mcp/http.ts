@@ -2,14 +2,15 @@
 // that connect by URL. The server holds the API key, so whoever reaches the port can deploy: it
 // listens on 127.0.0.1 only and puts the package's local-server gate first (a foreign Host, as a
 // DNS-rebinding page sends, gets a 403; no web page may POST, not even one served from another
-// loopback port, since MCP clients send no Origin; bodies are bounded). Stateless: each
-// POST gets its own server and transport, so nothing outlives its request, and closing the
-// response (the client going away) aborts what the call was doing.
+// loopback port, since MCP clients send no Origin, unless --allow-origin names its origin; bodies
+// are bounded). Stateless: each POST gets its own server and transport, so nothing outlives its
+// request, and closing the response (the client going away) aborts what the call was doing.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { listen, serverOptions, type TimeBounds } from "../local-server/listen.js";
 import { createNodeGate, sendAnswer } from "../local-server/node-gate.js";
 import { createMcpServer, type McpServerOptions } from "./server.js";
+import { primeEventStream } from "./sse-events.js";
 
 const MCP_PATH = "/mcp";
 const HOST = "127.0.0.1";
@@ -26,8 +27,18 @@ export interface HttpMcpServer {
 }
 
 /** Serves on 127.0.0.1:port (0 picks a free one) at /mcp until closed. */
-export async function serveHttp(options: McpServerOptions & { port: number; timeBounds?: Partial<TimeBounds> }): Promise<HttpMcpServer> {
-  const gate = createNodeGate({ policy: { loopbackOrigins: false }, listenHost: HOST, serverName: "dms mcp", flagHints: false });
+export async function serveHttp(
+  options: McpServerOptions & {
+    port: number;
+    timeBounds?: Partial<TimeBounds>;
+    /** Origins whose pages may call the server (CORS and writes), as `parseCorsOrigin` reads them. */
+    allowOrigins?: readonly string[];
+  },
+): Promise<HttpMcpServer> {
+  // No page on the machine may drive the server, only the origins named with --allow-origin (a
+  // browser client such as MCP Inspector). Its own origin is admitted: it serves no page (policy.ts).
+  const policy = { loopbackOrigins: false, corsOrigins: options.allowOrigins ?? [] };
+  const gate = createNodeGate({ policy, listenHost: HOST, serverName: "dms mcp", flagHints: false });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const admitted = gate.admit(req, res);
@@ -46,6 +57,8 @@ export async function serveHttp(options: McpServerOptions & { port: number; time
     for (const [name, value] of Object.entries(admitted.cors)) res.setHeader(name, value);
     const server = createMcpServer(options);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    // An SSE answer opens with a priming event and a retry field (sse-events.ts).
+    primeEventStream(res);
     res.on("close", () => {
       void transport.close();
       void server.close();

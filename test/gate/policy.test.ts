@@ -152,7 +152,7 @@ describe("isCrossSiteWrite", () => {
     expect(isCrossSiteWrite("POST", { "sec-fetch-site": "same-origin" })).toBe(false);
   });
 
-  it("lets a page write to the server that served it (Origin names the request's Host), unless pages may not write at all", () => {
+  it("lets a page write to the server that served it (Origin names the request's Host), also where pages may not write (it serves none)", () => {
     expect(isCrossSiteWrite("PATCH", { origin: "http://app.test:5173", host: "app.test:5173" })).toBe(false);
     expect(isCrossSiteWrite("PATCH", { origin: "https://app.test", host: "APP.test:443" })).toBe(false);
     expect(isCrossSiteWrite("PATCH", { origin: "http://app.test", host: "app.test" })).toBe(false);
@@ -163,7 +163,10 @@ describe("isCrossSiteWrite", () => {
     expect(isCrossSiteWrite("PATCH", { origin: "file://app.test", host: "app.test" })).toBe(true);
     expect(isCrossSiteWrite("PATCH", { origin: "null", host: "null" })).toBe(true);
     expect(isCrossSiteWrite("PATCH", { origin: "http://app.test:5173" })).toBe(true);
-    expect(isCrossSiteWrite("PATCH", { origin: "http://127.0.0.1:9000", host: "127.0.0.1:9000" }, { loopbackOrigins: false })).toBe(true);
+    expect(isCrossSiteWrite("PATCH", { origin: "http://127.0.0.1:9000", host: "127.0.0.1:9000" }, { loopbackOrigins: false })).toBe(false);
+    // Its own origin only: another loopback port is a page elsewhere on the machine.
+    expect(isCrossSiteWrite("PATCH", { origin: "http://127.0.0.1:9001", host: "127.0.0.1:9000" }, { loopbackOrigins: false })).toBe(true);
+    expect(isCrossSiteWrite("PATCH", { origin: "http://localhost:9000", host: "127.0.0.1:9000" }, { loopbackOrigins: false })).toBe(true);
   });
 
   it("never counts a read as a write", () => {

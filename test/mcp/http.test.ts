@@ -5,18 +5,20 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSimulator, SEED_IDS, startSimulator } from "../../src/simulator/node/index.js";
-import { startDms } from "../cli/support.js";
+import { dms as runDms, startDms } from "../cli/support.js";
 import { expectStatesInOrder, textOf } from "./support.js";
 import { sendRaw } from "../support/raw-http.js";
 
 const KEY = "http-test-key-9d3c";
+/** A browser client's origin admitted with --allow-origin (MCP Inspector's default). */
+const INSPECTOR = "http://localhost:6274";
 let sim: RunningSimulator;
 let dms: ReturnType<typeof startDms>;
 let url: URL;
 
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, stepSeconds: 0.02, quiet: true });
-  dms = startDms(["mcp", "--port", "0", "--interval", "10ms"], { DMS_BASE_URL: sim.url, DMS_API_KEY: KEY });
+  dms = startDms(["mcp", "--port", "0", "--interval", "10ms", "--allow-origin", INSPECTOR], { DMS_BASE_URL: sim.url, DMS_API_KEY: KEY });
   let stdout = "";
   dms.child.stdout.on("data", (chunk: string) => {
     stdout += chunk;
@@ -66,8 +68,9 @@ describe("dms mcp --port", () => {
     const crossSite = await raw("POST", { ...json, origin: "https://evil.example" }, ping);
     // The server holds the key: a page served from another loopback port is no more trusted than evil.example.
     const loopbackPage = await raw("POST", { ...json, origin: "http://localhost:5173" }, ping);
-    const ownOrigin = await raw("POST", { ...json, origin: url.origin }, ping);
-    for (const refused of [foreignHost, crossSite, loopbackPage, ownOrigin]) {
+    // The DNS-rebinding page: its own name in Host and Origin.
+    const rebound = await raw("POST", { ...json, host: `evil.example:${url.port}`, origin: `http://evil.example:${url.port}` }, ping);
+    for (const refused of [foreignHost, crossSite, loopbackPage, rebound]) {
       expect(refused.status).toBe(403);
       // dms mcp has no --allowed-host or --cors-origin: its refusals do not send anyone looking for them.
       expect(refused.text).not.toMatch(/--allowed-host|--cors-origin/);
@@ -75,6 +78,53 @@ describe("dms mcp --port", () => {
     expect(JSON.parse(foreignHost.text).detail).toContain('not to "evil.example"');
     const ok = await raw("POST", json, ping);
     expect(ok.status).toBe(200);
+  });
+
+  it("serves its own origin (Host and Origin http://127.0.0.1:<port>: it serves no page, so no browser sends that)", async () => {
+    const ping = JSON.stringify({ jsonrpc: "2.0", id: 7, method: "ping" });
+    const json = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const own = await raw("POST", { ...json, host: url.host, origin: url.origin }, ping);
+    expect(own.status, own.text).toBe(200);
+    expect(own.text).toContain('"id":7');
+  });
+
+  it("opens a POST's SSE stream with a priming event (an id, empty data) and a retry field, whatever protocol version the header names", async () => {
+    const ping = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "ping" });
+    for (const version of ["2025-11-25", "2025-06-18", "2025-03-26"]) {
+      const json = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": version };
+      const { status, text } = await raw("POST", json, ping);
+      expect(status).toBe(200);
+      const [priming, answer] = text.split("\n\n");
+      expect(priming).toMatch(/^id: \S+\nretry: \d+\ndata: $/);
+      expect(answer).toMatch(/^event: message\ndata: \{.*"id":9/);
+    }
+  });
+
+  it("--allow-origin admits a browser client's origin: its preflight, its POST and CORS headers on the answer", async () => {
+    const preflight = await raw("OPTIONS", {
+      origin: INSPECTOR,
+      "access-control-request-method": "POST",
+      "access-control-request-headers": "content-type, mcp-protocol-version",
+    });
+    expect(preflight.status).toBe(204);
+    const ping = JSON.stringify({ jsonrpc: "2.0", id: 8, method: "ping" });
+    const { status, headers } = await sendRaw(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", origin: INSPECTOR, "content-length": String(ping.length) },
+      body: ping,
+    });
+    expect(status).toBe(200);
+    expect(headers["access-control-allow-origin"]).toBe(INSPECTOR);
+  });
+
+  it("--allow-origin is checked before anything starts: not an origin, or without --port, is a usage error (exit 2)", async () => {
+    const env = { DMS_BASE_URL: sim.url, DMS_API_KEY: KEY };
+    const notOrigin = await runDms(["mcp", "--port", "0", "--allow-origin", "*"], env);
+    expect(notOrigin.code).toBe(2);
+    expect(notOrigin.stderr).toContain("--allow-origin");
+    const noPort = await runDms(["mcp", "--allow-origin", INSPECTOR], env);
+    expect(noPort.code).toBe(2);
+    expect(noPort.stderr).toContain("--allow-origin needs --port");
   });
 
   it("answers a body that is not JSON, another path and a GET with JSON-RPC errors, and goes on", async () => {

@@ -3,6 +3,7 @@
 // DMS_TENANT_ID). The SDK is an optional peer: it is loaded only here, and its absence is one line
 // that says how to install it.
 import { DEFAULT_WAIT } from "../../client/wait-for-revision.js";
+import { parseCorsOrigin } from "../../gate/policy.js";
 import { parsePort } from "../../shared/port.js";
 import type { McpServerOptions } from "../../mcp/server.js";
 import { clientFor, readConnection } from "../connection.js";
@@ -26,6 +27,19 @@ function portFlag(raw: string | undefined): number | undefined {
   }
 }
 
+/** --allow-origin, each checked as an origin; only with --port (stdio has no origins). */
+function allowOriginFlags(raw: string[] | undefined, port: number | undefined): string[] {
+  if (raw === undefined || raw.length === 0) return [];
+  if (port === undefined) throw new UsageError("--allow-origin needs --port: over stdio there is no page to admit");
+  return raw.map((value) => {
+    try {
+      return parseCorsOrigin(value);
+    } catch (error) {
+      throw new UsageError(`--allow-origin ${(error as Error).message}`);
+    }
+  });
+}
+
 /** Loads a module that needs the SDK, or says how to install it and answers undefined. */
 async function withSdk<T>(io: Io, load: () => Promise<T>): Promise<T | undefined> {
   try {
@@ -42,6 +56,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const { values } = parseCommand(args, MCP);
   const pollIntervalMs = parseDuration("--interval", values.interval, DEFAULT_WAIT.intervalMs);
   const port = portFlag(values.port);
+  const allowOrigins = allowOriginFlags(values["allow-origin"], port);
   const connection = readConnection(values, io.env);
   io.redactor.addKey(connection.apiKey);
   const readOnly = values["read-only"] === true;
@@ -61,7 +76,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (!http) return 1;
   let server: Awaited<ReturnType<typeof http.serveHttp>>;
   try {
-    server = await http.serveHttp({ ...options, port });
+    server = await http.serveHttp({ ...options, port, allowOrigins });
   } catch (error) {
     const { PortInUseError, portInUseLine } = await import("../../local-server/listen.js");
     tell(error instanceof PortInUseError ? portInUseLine("dms mcp", port, "--port") : `dms mcp: cannot listen on 127.0.0.1:${port}: ${String(error)}`);
