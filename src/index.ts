@@ -38,6 +38,7 @@ export {
   type RollbackOptions,
   type RolledBackRevision,
 } from "./client/rollback.js";
+export { planDeploy, planRollback, type ChangePlan } from "./client/plan.js";
 export type * from "./shared/types.js";
 export {
   DEPLOYMENT_STATUSES,

@@ -44,6 +44,13 @@ const WAIT_TIMING_FLAGS = {
   json: { type: "boolean", description: "JSON lines on stdout: an event per state change, then a result object" },
 } as const;
 
+const DRY_RUN_FLAGS = {
+  "dry-run": {
+    type: "boolean",
+    description: "send nothing: print the PATCH that would be sent, the revision it would replace and the source it would run, and exit 0",
+  },
+} as const;
+
 const DEPLOY_WAIT_FLAGS = {
   wait: { type: "boolean", description: "wait for the revision to end (the default)" },
   "no-wait": { type: "boolean", description: "print the ids and exit 0 once the revision is created" },
@@ -107,6 +114,7 @@ created (the patch response's latest_revision_id), until it ends or --timeout pa
   groups: [
     { title: "Revision flags (at least one; a deploy that would create no revision is refused before anything is sent):", flags: DEPLOY_PATCH_FLAGS },
     { title: "Waiting:", flags: DEPLOY_WAIT_FLAGS },
+    { title: "Plan:", flags: DRY_RUN_FLAGS },
     CONNECTION,
   ],
   notes: `${DURATIONS}
@@ -138,7 +146,7 @@ export const ROLLBACK = {
 from, its image or its archive) and waits for the revision this creates, as deploy does. There is no
 rollback endpoint: the new revision is an ordinary one, and the active revision once DEPLOYED.
 --to active deploys again what runs now, after a failed deploy left the deployment pointing elsewhere.`,
-  groups: [{ title: "Target:", flags: ROLLBACK_FLAGS }, { title: "Waiting:", flags: DEPLOY_WAIT_FLAGS }, CONNECTION],
+  groups: [{ title: "Target:", flags: ROLLBACK_FLAGS }, { title: "Waiting:", flags: DEPLOY_WAIT_FLAGS }, { title: "Plan:", flags: DRY_RUN_FLAGS }, CONNECTION],
   notes: `${DURATIONS}
 Without --to, two rollbacks in a row go back and forth between the same two revisions.`,
   example: [`dms rollback ${EXAMPLE_IDS.deployment} --timeout 20m`, `dms rollback ${EXAMPLE_IDS.deployment} --to ${EXAMPLE_IDS.revision} --json`],

@@ -2,10 +2,12 @@
 // patch created (its latest_revision_id), never "the newest in the list". The patch and the "no
 // revision created" rule are the client's (patchForRevision, the first half of deployRevision).
 import { NoRevisionCreatedError } from "../../client/deploy-revision.js";
+import { planDeploy } from "../../client/plan.js";
 import { buildDeployPatch, createsRevision, readSecrets } from "../deploy-patch.js";
 import { EXIT } from "../exit-codes.js";
 import { createdOutcome, failedOutcome, finish, followRevision } from "../follow.js";
 import type { Io } from "../output.js";
+import { reportPlan } from "../plan-output.js";
 import { patchAndReport, startRevisionRun } from "../revision-run.js";
 import { DEPLOY } from "../specs.js";
 import { parseCommand, parseUuid, UsageError } from "../usage.js";
@@ -27,6 +29,8 @@ export async function run(args: string[], io: Io): Promise<number> {
   try {
     let revisionId: string | null = null;
     try {
+      // --dry-run: the plan (the client's, as the MCP tool's dry_run answers it), nothing sent.
+      if (values["dry-run"]) return reportPlan(run, await planDeploy(client, deploymentId, patch, { signal: wait.signal }));
       revisionId = await patchAndReport(run, client, patch, wait.signal);
       if (values["no-wait"]) return finish(run, await createdOutcome(run, client, revisionId, wait.signal));
       wait.signal.throwIfAborted();

@@ -3,11 +3,13 @@
 // (findRollbackTarget, rollbackPatch); the PATCH and the wait are deploy's.
 import { NoRevisionCreatedError } from "../../client/deploy-revision.js";
 import { unwrap } from "../../client/errors.js";
+import { planRollback } from "../../client/plan.js";
 import { findRollbackTarget, NoRollbackTargetError, rollbackPatch } from "../../client/rollback.js";
 import type { Revision } from "../../shared/types.js";
 import { EXIT } from "../exit-codes.js";
 import { createdOutcome, elapsedMs, failedOutcome, finish, followRevision, type RevisionRun } from "../follow.js";
 import type { Io } from "../output.js";
+import { reportPlan } from "../plan-output.js";
 import { patchAndReport, startRevisionRun } from "../revision-run.js";
 import { ROLLBACK } from "../specs.js";
 import { terminalSafe } from "../terminal-text.js";
@@ -56,6 +58,8 @@ export async function run(args: string[], io: Io): Promise<number> {
         if (deployment.active_revision_id === null) throw new NoRollbackTargetError(deploymentId, null);
         toRevisionId = deployment.active_revision_id;
       }
+      // --dry-run: the plan (the client's, as the MCP tool's dry_run answers it), nothing sent.
+      if (values["dry-run"]) return reportPlan(run, await planRollback(client, deploymentId, { toRevisionId, signal }));
       const { deployment, target } = await findRollbackTarget(client, deploymentId, { toRevisionId, signal });
       reportTarget(run, target);
       revisionId = await patchAndReport(run, client, rollbackPatch(deployment, target), signal);
