@@ -106,12 +106,12 @@ export class SimulatorControl {
  */
 export async function dmsInProcess(args: string[], env: Record<string, string | undefined> = {}): Promise<DmsResult> {
   const { runDms } = await import("../../src/cli/dispatch.js");
-  let stdout = "";
-  let stderr = "";
+  const out: string[] = [];
+  const err: string[] = [];
   const code = await runDms(args, {
-    stdout: { isTTY: false, write: (text: string) => ((stdout += text), true) },
-    stderr: { isTTY: false, write: (text: string) => ((stderr += text), true) },
+    stdout: { isTTY: false, write: (text: string) => out.push(text) },
+    stderr: { isTTY: false, write: (text: string) => err.push(text) },
     env: cleanEnv(env),
   });
-  return { code, signal: null, stdout, stderr };
+  return { code, signal: null, stdout: out.join(""), stderr: err.join("") };
 }

@@ -81,7 +81,7 @@ const ENTRIES: { name: string; start: (path: string) => Promise<Outcome>; import
     start: (path) =>
       run(
         script(
-          `const { startSimulator } = await import("../../fuzz/dist/simulator/node/index.js"); const s = await startSimulator({ port: 0, quiet: true, seedDeployments: 2, stateFile: ${JSON.stringify(path)} }); console.log(s.url);`,
+          `const { startSimulator } = await import("./dist/simulator/node/index.js"); const s = await startSimulator({ port: 0, quiet: true, seedDeployments: 2, stateFile: ${JSON.stringify(path)} }); console.log(s.url);`,
         ),
       ),
   },
@@ -90,7 +90,7 @@ const ENTRIES: { name: string; start: (path: string) => Promise<Outcome>; import
     start: (path) =>
       run(
         script(
-          `const { simulatorPlugin } = await import("../../fuzz/dist/vite/index.js"); await simulatorPlugin({ seedDeployments: 2, state: ${JSON.stringify(path)} }).api.simulator(); console.log("http://plugin/");`,
+          `const { simulatorPlugin } = await import("./dist/vite/index.js"); await simulatorPlugin({ seedDeployments: 2, state: ${JSON.stringify(path)} }).api.simulator(); console.log("http://plugin/");`,
         ),
       ),
   },
