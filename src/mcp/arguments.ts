@@ -3,6 +3,7 @@
 // the service is checked by the validators compiled from the document at build time, the same
 // ones the simulator runs, before anything is sent; what is wrong comes back as a list of fields
 // and details in the servers' words.
+import type { operations } from "../../generated/schema.js";
 import { compiledValidator } from "../../generated/validators.js";
 import { issuesOf } from "../schemas/standard.js";
 import { type JsonSchema, parameterOf, requestBodyOf } from "./json-schema.js";
@@ -21,30 +22,54 @@ export class ArgumentError extends Error {
   }
 }
 
+type OperationId = keyof operations;
+/** One section (path or query) of an operation's parameters, as the generated types give it. */
+type ParameterSection<O extends OperationId, S extends "path" | "query"> = operations[O]["parameters"] extends { [k in S]?: infer X }
+  ? [NonNullable<X>] extends [never]
+    ? Record<never, never>
+    : NonNullable<X>
+  : Record<never, never>;
+/** The names of an operation's path and query parameters; any name where the operation is not known. */
+type ParameterName<O extends OperationId> = OperationId extends O
+  ? string
+  : Extract<keyof ParameterSection<O, "path"> | keyof ParameterSection<O, "query">, string>;
+/** An operation's JSON body, as the generated types give it (none: an empty object). */
+type BodyOf<O extends OperationId> = operations[O] extends { requestBody: { content: { "application/json": infer B } } } ? B : Record<never, never>;
+
 /** An argument of the tool itself (not sent to the service as it is): its schema and its check. */
-export interface OwnArgument {
+export interface OwnArgument<T = unknown> {
   schema: JsonSchema;
   required?: boolean;
-  /** The detail when the value is wrong, or undefined when it is fine. */
+  /** The detail when the value is wrong, or undefined when it is a T. */
   check(value: unknown): string | undefined;
+  /** Never set: it carries the checked value's type to ReadArguments. */
+  readonly checked?: T;
 }
 
-export interface ArgumentsSpec {
+type OwnArguments = Readonly<Record<string, OwnArgument>>;
+
+export interface ArgumentsSpec<O extends OperationId = OperationId, Own extends OwnArguments = OwnArguments> {
   /** The operation whose parameters (and body fields, with `body`) are arguments. */
-  operationId: string;
+  operationId: O;
   /** Names of the operation's parameters taken as arguments. */
-  parameters: readonly string[];
+  parameters: readonly ParameterName<O>[];
   /** The operation's JSON body fields are arguments too (at the top level, beside the parameters). */
   body?: boolean;
-  own?: Readonly<Record<string, OwnArgument>>;
+  own?: Own;
 }
 
-export interface ReadArguments {
-  path: Record<string, unknown>;
-  query: Record<string, unknown>;
+/** What readArguments hands a tool: checked by the document's validators, so typed by the document's types. */
+export interface ReadArguments<O extends OperationId = OperationId, Own extends OwnArguments = OwnArguments> {
+  path: ParameterSection<O, "path">;
+  query: Partial<ParameterSection<O, "query">>;
   /** The body fields sent, when the spec has a body. */
-  body: Record<string, unknown>;
-  own: Record<string, unknown>;
+  body: BodyOf<O>;
+  own: { [K in keyof Own]?: Own[K] extends OwnArgument<infer T> ? T : never };
+}
+
+/** A tool's arguments, with the types its readArguments answers are read with. */
+export function argumentsSpec<O extends OperationId, Own extends OwnArguments = Record<never, never>>(spec: ArgumentsSpec<O, Own>): ArgumentsSpec<O, Own> {
+  return spec;
 }
 
 /** The tool's input schema: an object of the parameters, the body fields and the tool's own arguments. */
@@ -79,15 +104,20 @@ function dotted(path: readonly unknown[]): string {
 }
 
 /** Reads and checks the arguments against the spec, or throws an ArgumentError naming every wrong one. */
-export function readArguments(spec: ArgumentsSpec, args: unknown, tool: string): ReadArguments {
+export function readArguments<O extends OperationId, Own extends OwnArguments>(
+  spec: ArgumentsSpec<O, Own>,
+  args: unknown,
+  tool: string,
+): ReadArguments<O, Own> {
   const issues: ArgumentIssue[] = [];
-  const read: ReadArguments = { path: {}, query: {}, body: {}, own: {} };
+  const read: Record<"path" | "query" | "body" | "own", Record<string, unknown>> = { path: {}, query: {}, body: {}, own: {} };
   if (args === undefined || args === null) args = {};
   if (!isPlainObject(args)) throw new ArgumentError([{ field: "(arguments)", detail: "must be an object" }]);
   const bodyFields = spec.body ? Object.keys((requestBodyOf(spec.operationId).properties as object) ?? {}) : [];
-  const known = [...spec.parameters, ...bodyFields, ...Object.keys(spec.own ?? {})];
+  const parameters = spec.parameters as readonly string[];
+  const known = [...parameters, ...bodyFields, ...Object.keys(spec.own ?? {})];
   for (const [name, value] of Object.entries(args)) {
-    if (spec.parameters.includes(name)) {
+    if (parameters.includes(name)) {
       const parameter = parameterOf(spec.operationId, name);
       const validate = compiledValidator(`parameter:${spec.operationId}:${parameter.in}:${name}`);
       if (!validate(value)) {
@@ -104,7 +134,7 @@ export function readArguments(spec: ArgumentsSpec, args: unknown, tool: string):
       issues.push({ field: name, detail: `is not an argument of ${tool} (its arguments: ${known.join(", ")})` });
     }
   }
-  for (const name of spec.parameters) {
+  for (const name of parameters) {
     if (parameterOf(spec.operationId, name).required && !Object.hasOwn(args, name)) issues.push({ field: name, detail: "is required" });
   }
   for (const [name, argument] of Object.entries(spec.own ?? {})) {
@@ -117,11 +147,13 @@ export function readArguments(spec: ArgumentsSpec, args: unknown, tool: string):
     }
   }
   if (issues.length > 0) throw new ArgumentError(issues);
-  return read;
+  // Every value was checked above by the document's own validators (or the argument's check): it is
+  // what the generated types say.
+  return read as unknown as ReadArguments<O, Own>;
 }
 
 /** A boolean argument. */
-export function booleanArgument(description: string, defaultValue: boolean): OwnArgument {
+export function booleanArgument(description: string, defaultValue: boolean): OwnArgument<boolean> {
   return {
     schema: { type: "boolean", default: defaultValue, description },
     check: (value) => (typeof value === "boolean" ? undefined : "must be true or false"),
@@ -129,7 +161,7 @@ export function booleanArgument(description: string, defaultValue: boolean): Own
 }
 
 /** A number of seconds between min and max. */
-export function secondsArgument(description: string, defaultValue: number, min: number, max: number): OwnArgument {
+export function secondsArgument(description: string, defaultValue: number, min: number, max: number): OwnArgument<number> {
   return {
     schema: { type: "number", minimum: min, maximum: max, default: defaultValue, description },
     check: (value) =>
@@ -138,15 +170,18 @@ export function secondsArgument(description: string, defaultValue: number, min: 
 }
 
 /** One of a few strings. */
-export function choiceArgument(description: string, choices: readonly string[], defaultValue: string): OwnArgument {
+export function choiceArgument<C extends string>(description: string, choices: readonly C[], defaultValue: C): OwnArgument<C> {
   return {
     schema: { type: "string", enum: [...choices], default: defaultValue, description },
-    check: (value) => (typeof value === "string" && choices.includes(value) ? undefined : `must be one of ${choices.map((c) => JSON.stringify(c)).join(", ")}`),
+    check: (value) =>
+      typeof value === "string" && (choices as readonly string[]).includes(value)
+        ? undefined
+        : `must be one of ${choices.map((c) => JSON.stringify(c)).join(", ")}`,
   };
 }
 
 /** An argument checked as another operation's parameter (rollback's revision_id is getRevision's). */
-export function parameterArgument(operationId: string, name: string, options: { required?: boolean; description?: string } = {}): OwnArgument {
+export function parameterArgument(operationId: string, name: string, options: { required?: boolean; description?: string } = {}): OwnArgument<string> {
   const parameter = parameterOf(operationId, name);
   const validate = compiledValidator(`parameter:${operationId}:${parameter.in}:${name}`);
   return {
