@@ -1,4 +1,5 @@
-// Builds everything under generated/ from openapi/:
+// Builds everything under generated/ from openapi/ (after writing the examples Prism answers from
+// the simulator's seed, tools/build/seed-examples.ts):
 //   openapi.json, openapi.yaml  the bundled document (Redocly bundle, internal $refs kept)
 //   schema.d.ts                 openapi-typescript types
 //   constants.js, constants.d.ts the enum value lists as runtime constants
@@ -72,6 +73,18 @@ async function step(name: string, inputHash: string, outputs: string[], build: (
 }
 
 await mkdir(join(outDir, "docs"), { recursive: true });
+// First, the examples Prism answers are written from the simulator's seed (tools/build/seed-examples.ts),
+// so that the bundle below holds them. Only for generated/ itself: a build elsewhere (--out, the
+// drift test) leaves openapi/ alone; test/mock/same-seed.test.ts checks the files against the seed.
+if (outDir === join(root, "generated")) {
+  const { seedExampleFiles, staleExampleFiles } = await import("./seed-examples.ts");
+  const { importCompiled } = await import("./compile-if-stale.ts");
+  const started = performance.now();
+  const { createSimulator } = await importCompiled<{ createSimulator: Parameters<typeof seedExampleFiles>[0] }>("dist/simulator/core/index.js");
+  const stale = await staleExampleFiles(createSimulator);
+  if (stale.length > 0) for (const [file, text] of await seedExampleFiles(createSimulator)) if (stale.includes(file)) await writeFile(file, text);
+  timings.push(`seed-examples: ${stale.length === 0 ? "up to date" : `${stale.length} written`} in ${Math.round(performance.now() - started)} ms`);
+}
 const sourceFiles = [...(await listFiles(join(root, "openapi"))), join(root, "redocly.yaml")];
 const thisScript = fileURLToPath(import.meta.url);
 const bundleHash = (await hashOf([...sourceFiles, thisScript])) + (await toolVersion("@redocly/cli"));
