@@ -65,14 +65,15 @@ function briefSchema(name: string, target: DocumentNode, options: SchemaOptions)
   return options.descriptions ? { type, description: BRIEF[name] } : { type };
 }
 
-/** One schema of the document, inlined and simplified. */
-function toJsonSchema(node: DocumentNode, options: SchemaOptions): JsonSchema | boolean {
-  if (typeof node === "boolean") return node;
+/** One schema of the document, inlined and simplified (`true` is `{}`, `false` a schema nothing passes). */
+function toJsonSchema(node: DocumentNode, options: SchemaOptions): JsonSchema {
+  if (node === true) return {};
+  if (node === false) return { not: {} };
   if (node === null || typeof node !== "object") return {};
   if (typeof node.$ref === "string") {
     const name = refName(node.$ref);
     const target = deref(openApiDocument, node);
-    const base = name in BRIEF ? briefSchema(name, target, options) : (toJsonSchema(target, options) as JsonSchema);
+    const base = name in BRIEF ? briefSchema(name, target, options) : toJsonSchema(target, options);
     // A description beside the $ref says what this use of the schema means: it wins.
     const here = options.descriptions ? shortDescription(node.description) : undefined;
     return here ? { ...base, description: here } : base;
@@ -106,7 +107,7 @@ function toJsonSchema(node: DocumentNode, options: SchemaOptions): JsonSchema | 
  */
 function flattenInput(node: DocumentNode, options: SchemaOptions): JsonSchema {
   const view = viewSchema(openApiDocument, node);
-  const base = toJsonSchema(node.allOf[0], options) as JsonSchema;
+  const base = toJsonSchema(node.allOf[0], options);
   const properties = Object.fromEntries([...view.properties].map(([name, parts]) => [name, toJsonSchema(parts[parts.length - 1], options)]));
   const out: JsonSchema = { ...base, properties };
   if (view.required.size > 0) out.required = [...view.required];
@@ -119,7 +120,7 @@ function flattenInput(node: DocumentNode, options: SchemaOptions): JsonSchema {
 
 /** A schema of components/schemas by name, inlined. */
 export function componentSchema(name: string, options: SchemaOptions): JsonSchema {
-  return toJsonSchema({ $ref: `#/components/schemas/${name}` }, options) as JsonSchema;
+  return toJsonSchema({ $ref: `#/components/schemas/${name}` }, options);
 }
 
 const operations = new Map(listOperations(openApiDocument).map((entry) => [entry.operationId, entry]));
@@ -145,22 +146,26 @@ export interface ParameterSchema {
   schema: JsonSchema;
 }
 
-const parameters = memo((key): ParameterSchema => {
-  const [operationId, name] = key.split(" ") as [string, string];
-  const parameter = operationOf(operationId).parameters.find((p) => p.name === name);
-  if (!parameter) throw new Error(`${operationId} has no parameter ${name}`);
-  const schema = toJsonSchema(parameter.schema, { descriptions: true }) as JsonSchema;
-  const description = shortDescription(parameter.description);
-  return { in: parameter.in, required: parameter.required === true, schema: description ? { ...schema, description } : schema };
+/** Each operation's parameters by name, built once per operation. */
+const parameters = memo((operationId): ReadonlyMap<string, ParameterSchema> => {
+  const out = new Map<string, ParameterSchema>();
+  for (const parameter of operationOf(operationId).parameters) {
+    const schema = toJsonSchema(parameter.schema, { descriptions: true });
+    const description = shortDescription(parameter.description);
+    out.set(parameter.name, { in: parameter.in, required: parameter.required === true, schema: description ? { ...schema, description } : schema });
+  }
+  return out;
 });
 
 /** A parameter of an operation: where it goes, and its schema with the parameter's description. */
 export function parameterOf(operationId: string, name: string): ParameterSchema {
-  return parameters(`${operationId} ${name}`);
+  const parameter = parameters(operationId).get(name);
+  if (!parameter) throw new Error(`${operationId} has no parameter ${name}`);
+  return parameter;
 }
 
 /** The JSON request body's schema of an operation, as an object schema whose properties become arguments. */
 export const requestBodyOf = memo((operationId): JsonSchema => {
   const body = deref(openApiDocument, operationOf(operationId).operation.requestBody);
-  return toJsonSchema(body.content["application/json"].schema, { descriptions: true }) as JsonSchema;
+  return toJsonSchema(body.content["application/json"].schema, { descriptions: true });
 });
