@@ -97,7 +97,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 function dotted(path: readonly unknown[]): string {
   let out = "";
   for (const raw of path) {
-    const segment = typeof raw === "object" && raw !== null && "key" in raw ? (raw as { key: unknown }).key : raw;
+    const segment = typeof raw === "object" && raw !== null && "key" in raw ? raw.key : raw;
     out += typeof segment === "number" ? `[${segment}]` : `${out === "" ? "" : "."}${String(segment)}`;
   }
   return out;
@@ -113,8 +113,9 @@ export function readArguments<O extends OperationId, Own extends OwnArguments>(
   const read: Record<"path" | "query" | "body" | "own", Record<string, unknown>> = { path: {}, query: {}, body: {}, own: {} };
   if (args === undefined || args === null) args = {};
   if (!isPlainObject(args)) throw new ArgumentError([{ field: "(arguments)", detail: "must be an object" }]);
-  const bodyFields = spec.body ? Object.keys((requestBodyOf(spec.operationId).properties as object) ?? {}) : [];
-  const parameters = spec.parameters as readonly string[];
+  const bodyProperties = spec.body ? requestBodyOf(spec.operationId).properties : undefined;
+  const bodyFields = isPlainObject(bodyProperties) ? Object.keys(bodyProperties) : [];
+  const parameters: readonly string[] = spec.parameters;
   const known = [...parameters, ...bodyFields, ...Object.keys(spec.own ?? {})];
   for (const [name, value] of Object.entries(args)) {
     if (parameters.includes(name)) {
@@ -173,10 +174,7 @@ export function secondsArgument(description: string, defaultValue: number, min: 
 export function choiceArgument<C extends string>(description: string, choices: readonly C[], defaultValue: C): OwnArgument<C> {
   return {
     schema: { type: "string", enum: [...choices], default: defaultValue, description },
-    check: (value) =>
-      typeof value === "string" && (choices as readonly string[]).includes(value)
-        ? undefined
-        : `must be one of ${choices.map((c) => JSON.stringify(c)).join(", ")}`,
+    check: (value) => (choices.some((choice) => choice === value) ? undefined : `must be one of ${choices.map((c) => JSON.stringify(c)).join(", ")}`),
   };
 }
 
