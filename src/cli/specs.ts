@@ -203,6 +203,10 @@ const MCP_FLAGS = {
   "read-only": { type: "boolean", description: "list and serve only the tools that change nothing (no deploy, rollback or update_listener)" },
   interval: { type: "string", placeholder: "DURATION", description: "the pause between polls while a tool waits for a revision", default: "2s" },
   port: { type: "string", placeholder: "N", description: "serve Streamable HTTP on http://127.0.0.1:N/mcp instead of stdio; 0 picks a free port" },
+  yes: {
+    type: "boolean",
+    description: "never ask the user to confirm a deploy or rollback (by default a client that supports elicitation is asked first)",
+  },
   "allow-origin": {
     type: "string",
     multiple: true,

@@ -72,3 +72,29 @@ export async function planRollback(
   const { deployment, target } = await findRollbackTarget(client, deploymentId, options);
   return planChange("rollback", deployment, rollbackPatch(deployment, target), target);
 }
+
+/** `repo_ref=main image_uri=…`: a revision config on one line. */
+function configLine(config: Record<string, unknown>): string {
+  const fields = Object.entries(config).filter(([, value]) => value !== undefined && value !== null);
+  return fields.length === 0 ? "(no fields)" : fields.map(([name, value]) => `${name}=${String(value)}`).join(" ");
+}
+
+/**
+ * A plan for people, a line each: what would be sent, what it would replace, what would run. The
+ * words of `dms deploy --dry-run` and of the MCP tools' dry runs and confirmations. Mask the plan's
+ * secret values first.
+ */
+export function planLines(plan: ChangePlan): string[] {
+  const { replaces } = plan;
+  const active = replaces.active_revision_id === null ? "no active revision" : `active revision ${replaces.active_revision_id}`;
+  const latest =
+    replaces.latest_revision_id !== null && replaces.latest_revision_id !== replaces.active_revision_id
+      ? `; latest revision ${replaces.latest_revision_id} ends INTERRUPTED if still in progress`
+      : "";
+  return [
+    ...(plan.target_revision_id ? [`going back to: revision ${plan.target_revision_id}`] : []),
+    `would send:    ${plan.request.method} ${plan.request.path} ${JSON.stringify(plan.request.body)}`,
+    `would replace: ${active} (once the new revision is DEPLOYED)${latest}`,
+    `would run:     ${plan.source.revision_source} ${configLine(plan.source.source_revision_config)}`,
+  ];
+}

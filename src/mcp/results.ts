@@ -4,7 +4,9 @@
 // server down or leave a request unanswered.
 import { NoRevisionCreatedError } from "../client/deploy-revision.js";
 import { ApiError } from "../client/errors.js";
+import { type ChangePlan, planLines } from "../client/plan.js";
 import { RequestTimeoutError } from "../client/timeout.js";
+import { Masker } from "../shared/mask.js";
 import { RevisionWaitTimeoutError } from "../client/wait-for-revision.js";
 import { ArgumentError } from "./arguments.js";
 
@@ -21,6 +23,21 @@ export function dataResult(data: Record<string, unknown>, options: { isError?: b
   if (options.summary) content.push({ type: "text", text: options.summary });
   content.push({ type: "text", text: JSON.stringify(data) });
   return { content, structuredContent: data, ...(options.isError ? { isError: true } : {}) };
+}
+
+/** A dry run's answer: the plan (secret values are masked with the rest of the result), nothing sent. */
+export function planResult(tool: string, plan: ChangePlan): ToolResult {
+  return dataResult({ dry_run: true, plan: plan as unknown as Record<string, unknown> }, { summary: `${tool}: dry run, nothing was sent.` });
+}
+
+/** A change the person declined (or did not answer) when asked to confirm it: nothing was sent. */
+export function declinedResult(tool: string, plan: ChangePlan): ToolResult {
+  return errorResult(
+    `${tool}: not confirmed, nothing was sent: the change was declined or not answered when the user was asked. ` +
+      `Call ${tool} again only if the user asks for it; dry_run: true shows the plan without asking.\n` +
+      // Secret values by structure: this text is not the result's data, which the server masks.
+      planLines(new Masker().data(plan)).join("\n"),
+  );
 }
 
 export function errorResult(text: string): ToolResult {

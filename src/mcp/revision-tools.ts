@@ -4,13 +4,14 @@
 // answer, not a protocol error: the result carries the revision and says which state it ended in,
 // with isError set so that an agent does not take a failed deploy for a done one.
 import { patchForRevision } from "../client/deploy-revision.js";
+import { planDeploy } from "../client/plan.js";
 import { isTerminalRevisionStatus, RevisionWaitTimeoutError, waitForRevision } from "../client/wait-for-revision.js";
 import { createsRevision, REVISION_FIELDS } from "../shared/revision-rules.js";
 import type { Deployment, DeploymentPatch, Revision } from "../shared/types.js";
 import { ArgumentError, booleanArgument, inputSchema, readArguments, secondsArgument } from "./arguments.js";
 import { componentSchema, type JsonSchema } from "./json-schema.js";
 import { getOperation } from "./read-tools.js";
-import { CreatedRevisionUnreadError, dataResult, type ToolResult } from "./results.js";
+import { CreatedRevisionUnreadError, dataResult, declinedResult, planResult, type ToolResult } from "./results.js";
 import { READ_HINTS, type ToolContext, type ToolDefinition, writeHints } from "./tool.js";
 
 const OUT = { descriptions: false } as const;
@@ -134,12 +135,31 @@ async function currentRevision(context: ToolContext, deploymentId: string, revis
   return (await getOperation(context, "getRevision", { deployment_id: deploymentId, revision_id: revisionId })) as Revision;
 }
 
+/** deploy's and rollback's dry_run. */
+export const dryRunArgument = booleanArgument(
+  "true: send nothing and answer the plan: the PATCH that would be sent, the revision it would replace and the source it would run.",
+  false,
+);
+
 const deployArgs = {
   operationId: "patchDeployment",
   parameters: ["deployment_id"],
   body: true,
-  own: waitArguments,
+  own: { dry_run: dryRunArgument, ...waitArguments },
 } as const;
+
+/**
+ * deploy's and rollback's output: the outcome of the change, or with dry_run the plan
+ * ({ dry_run: true, plan }, the client's ChangePlan).
+ */
+export function changeSchema(extra: Record<string, JsonSchema> = {}): JsonSchema {
+  const outcome = outcomeSchema(true);
+  return {
+    type: "object",
+    properties: { ...(outcome.properties as Record<string, JsonSchema>), ...extra, dry_run: { type: "boolean" }, plan: { type: "object" } },
+    anyOf: [{ required: outcome.required }, { required: ["dry_run", "plan"] }],
+  };
+}
 
 export const deploy: ToolDefinition = {
   name: "deploy",
@@ -150,9 +170,11 @@ export const deploy: ToolDefinition = {
     "revision that patch created, reporting each state as progress. secrets REPLACE all of the deployment's secrets: send every " +
     "one it needs. source_config may go along (it changes the deployment in place). Answers the revision in its final state " +
     "(isError when it ended CREATE_FAILED, BUILD_FAILED, DEPLOY_FAILED, SKIPPED or INTERRUPTED) and the patched deployment. " +
-    "Not idempotent: each call builds a new revision, and the one in progress before it ends INTERRUPTED.",
+    "Not idempotent: each call builds a new revision, and the one in progress before it ends INTERRUPTED. dry_run: true sends " +
+    "nothing and answers the plan (the PATCH, the revision it would replace, the source it would run). Where the client supports " +
+    "it, the user is asked to confirm before anything is sent.",
   inputSchema: inputSchema(deployArgs),
-  outputSchema: outcomeSchema(true),
+  outputSchema: changeSchema(),
   annotations: writeHints({ destructive: true, idempotent: false }),
   async run(raw, context) {
     const read = readArguments(deployArgs, raw, "deploy");
@@ -166,6 +188,12 @@ export const deploy: ToolDefinition = {
       ]);
     }
     const deploymentId = read.path.deployment_id as string;
+    // The plan is read only when it is shown: as the answer of a dry run, or to the person asked to confirm.
+    if (read.own.dry_run === true || context.confirm) {
+      const plan = await planDeploy(context.client, deploymentId, patch, { signal: context.signal });
+      if (read.own.dry_run === true) return planResult("deploy", plan);
+      if (!(await context.confirm!(plan))) return declinedResult("deploy", plan);
+    }
     // A PATCH on its way is let through on cancel, so the service is never left guessing; the wait stops.
     const { deployment, revisionId } = await patchForRevision(context.client, deploymentId, patch, { signal: context.signal, abortPatch: false });
     const wait = read.own.wait !== false;

@@ -3,9 +3,10 @@
 // a bad argument, an error of the service or a bug in a tool answers an error result, and the
 // server goes on answering.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ElicitResultSchema, ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { DeploymentsClient } from "../client/client.js";
 import { checkDelay } from "../client/option-checks.js";
+import { planLines } from "../client/plan.js";
 import { DEFAULT_WAIT } from "../client/wait-for-revision.js";
 import { openApiDocument } from "../shared/document.js";
 import { Masker } from "../shared/mask.js";
@@ -25,7 +26,23 @@ export interface McpServerOptions {
    * back (src/shared/mask.ts). The secrets sent by a deploy are added per call.
    */
   redact?: readonly string[];
+  /**
+   * Ask the person behind the client to confirm deploy and rollback before anything is sent, where
+   * the client supports elicitation (where it does not, the tools' annotations are the only signal).
+   * Default true; `dms mcp --yes` sets it false.
+   */
+  confirmChanges?: boolean;
 }
+
+/** How long a confirmation may wait for the person; no answer by then is no. */
+const CONFIRM_TIMEOUT_MS = 10 * 60_000;
+
+/** What the confirmation asks for: one yes/no field, as every elicitation-capable client can show it. */
+const CONFIRM_SCHEMA = {
+  type: "object",
+  properties: { confirm: { type: "boolean", title: "Send this change", description: "Tick to send it; anything else sends nothing." } },
+  required: ["confirm"],
+} as const;
 
 /**
  * tools/call as sent. The SDK's CallToolRequestSchema reads `arguments` as a record, which drops a
@@ -72,9 +89,10 @@ export function createMcpServer(options: McpServerOptions): Server {
   if (typeof options !== "object" || options === null || typeof options.client?.GET !== "function") {
     throw new TypeError("createMcpServer: expected { client } with a client from createDeploymentsClient");
   }
-  const { client, readOnly = false, pollIntervalMs = DEFAULT_WAIT.intervalMs, redact = [] } = options;
+  const { client, readOnly = false, pollIntervalMs = DEFAULT_WAIT.intervalMs, redact = [], confirmChanges = true } = options;
   // Checked here, at creation, rather than as an error of every call that waits.
   if (typeof readOnly !== "boolean") throw new TypeError("createMcpServer: readOnly must be true or false");
+  if (typeof confirmChanges !== "boolean") throw new TypeError("createMcpServer: confirmChanges must be true or false");
   checkDelay("createMcpServer", "pollIntervalMs", pollIntervalMs);
   if (!Array.isArray(redact) || !redact.every((value) => typeof value === "string")) {
     throw new TypeError("createMcpServer: redact must be an array of strings (the values never to show, such as the API key)");
@@ -124,6 +142,22 @@ export function createMcpServer(options: McpServerOptions): Server {
       },
     };
     const masker = new Masker({ keys: redact, secrets: secretValuesOf(args) });
+    // Asked only of a client that declared it can show a form (elicitation), unless --yes.
+    if (confirmChanges && server.getClientCapabilities()?.elicitation) {
+      context.confirm = async (plan) => {
+        const message = [`${plan.action} deployment ${plan.deployment_id}? Nothing is sent unless you confirm.`, ...planLines(masker.data(plan))].join("\n");
+        try {
+          const answer = await extra.sendRequest({ method: "elicitation/create", params: { message, requestedSchema: CONFIRM_SCHEMA } }, ElicitResultSchema, {
+            timeout: CONFIRM_TIMEOUT_MS,
+          });
+          return answer.action === "accept" && answer.content?.confirm === true;
+        } catch (error) {
+          // A cancelled call stays a cancel; a client that failed to ask, or never answered, is a no.
+          if (extra.signal.aborted) throw error;
+          return false;
+        }
+      };
+    }
     let result: ToolResult;
     try {
       result = await tool.run(args, context);

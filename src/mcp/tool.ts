@@ -1,6 +1,7 @@
 // What a tool is: its name, the description an agent chooses it by, its schemas and hints, and the
 // function that runs it. The server (server.ts) lists and calls these; the tool files define them.
 import type { DeploymentsClient } from "../client/client.js";
+import type { ChangePlan } from "../client/plan.js";
 import type { JsonSchema } from "./json-schema.js";
 import type { ToolResult } from "./results.js";
 
@@ -12,6 +13,12 @@ export interface ToolContext {
   progress(message: string): Promise<void>;
   /** The pause between two polls of a revision. */
   intervalMs: number;
+  /**
+   * Asks the person behind the client to confirm a change before it is sent (MCP elicitation),
+   * showing the plan; answers whether they accepted. Undefined when the server does not ask: the
+   * client cannot be asked (no elicitation capability), or the server was started with --yes.
+   */
+  confirm?: (plan: ChangePlan) => Promise<boolean>;
 }
 
 /** MCP's hints: only the ones that mean something for the tool (the destructive and idempotent hints mean nothing on a read). */

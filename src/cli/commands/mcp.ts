@@ -60,7 +60,13 @@ export async function run(args: string[], io: Io): Promise<number> {
   const connection = readConnection(values, io.env);
   io.redactor.addKey(connection.apiKey);
   const readOnly = values["read-only"] === true;
-  const options: McpServerOptions = { client: clientFor(connection), readOnly, pollIntervalMs, redact: [connection.apiKey] };
+  const options: McpServerOptions = {
+    client: clientFor(connection),
+    readOnly,
+    pollIntervalMs,
+    redact: [connection.apiKey],
+    confirmChanges: values.yes !== true,
+  };
   const tools = readOnly ? "the read-only tools" : "the tools";
   // What people should see goes to stderr, which MCP clients log; on stdio, stdout is the protocol's.
   const tell = (line: string) => io.stderr.write(`${line}\n`);
