@@ -29,7 +29,7 @@ export {
   waitForRevision,
   type WaitForRevisionOptions,
 } from "./client/wait-for-revision.js";
-export { deployRevision, NoRevisionCreatedError, type DeployedRevision } from "./client/deploy-revision.js";
+export { deployRevision, NoRevisionCreatedError, PatchOutcomeUnknownError, type DeployedRevision } from "./client/deploy-revision.js";
 export {
   findRollbackTarget,
   NoRollbackTargetError,

@@ -1,8 +1,13 @@
 // Errors of a call as lines for people and as a JSON value: the problem details of an API error
 // (status, title, detail, each field error), or the reason a server could not be reached.
+import { PatchOutcomeUnknownError } from "../client/deploy-revision.js";
 import { ApiError } from "../client/errors.js";
 import { RedirectError } from "../client/redirects.js";
 import { RequestTimeoutError } from "../client/timeout.js";
+import { patchMayHaveBeenApplied } from "../shared/unknown-outcome.js";
+
+/** How dms says to check a change whose outcome is unknown. */
+const CHECK_WITH = "dms revisions";
 
 export interface DescribedError {
   /** One line for the log and for the GitHub annotation. */
@@ -43,11 +48,19 @@ export function describeError(error: unknown, baseUrl: string): DescribedError {
   }
   if (error instanceof RequestTimeoutError) {
     // A PATCH is never retried, and one that timed out may still have been applied.
-    const hint = error.method === "PATCH" ? "; the patch may have been applied: check with dms revisions" : "";
+    const hint = error.method === "PATCH" ? `; ${patchMayHaveBeenApplied(CHECK_WITH)}` : "";
     return {
       summary: `${error.message}${hint}`,
       details: [],
       json: { kind: "request_timeout", method: error.method, path: error.path, timeout_ms: error.timeoutMs },
+    };
+  }
+  if (error instanceof PatchOutcomeUnknownError) {
+    const reason = networkReason(error.cause);
+    return {
+      summary: `${error.message}; ${patchMayHaveBeenApplied(CHECK_WITH)}`,
+      details: [],
+      json: { kind: "network_error", method: "PATCH", message: reason, outcome_unknown: true },
     };
   }
   if (error instanceof RedirectError) {

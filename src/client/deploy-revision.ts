@@ -16,6 +16,21 @@ export class NoRevisionCreatedError extends Error {
   }
 }
 
+/**
+ * The PATCH was sent and its connection failed or was cut before a complete answer: the service
+ * may have applied it (a RequestTimeoutError on a PATCH means the same). `cause` is fetch's error.
+ */
+export class PatchOutcomeUnknownError extends Error {
+  override readonly name = "PatchOutcomeUnknownError";
+  constructor(
+    readonly deploymentId: string,
+    override readonly cause: TypeError,
+  ) {
+    const reason = (cause.cause as { code?: string; message?: string } | undefined)?.code ?? (cause.cause as Error | undefined)?.message ?? cause.message;
+    super(`PATCH /v2/deployments/${deploymentId} got no complete answer (${reason})`);
+  }
+}
+
 export interface DeployedRevision {
   /** The deployment as the PATCH returned it. */
   deployment: Deployment;
@@ -38,7 +53,13 @@ export async function patchForRevision(
   const { signal, abortPatch = true } = options;
   const params = { path: { deployment_id: deploymentId } };
   const before = unwrap(await client.GET("/v2/deployments/{deployment_id}", { params, signal }));
-  const deployment = unwrap(await client.PATCH("/v2/deployments/{deployment_id}", { params, body: patch, signal: abortPatch ? signal : undefined }));
+  const sent = client.PATCH("/v2/deployments/{deployment_id}", { params, body: patch, signal: abortPatch ? signal : undefined });
+  const deployment = unwrap(
+    await sent.catch((error: unknown) => {
+      // fetch fails with a TypeError when the connection fails or is cut: the PATCH may have arrived.
+      throw error instanceof TypeError ? new PatchOutcomeUnknownError(deploymentId, error) : error;
+    }),
+  );
   const revisionId = deployment.latest_revision_id;
   if (revisionId === null || revisionId === before.latest_revision_id) throw new NoRevisionCreatedError(deployment);
   return { deployment, revisionId };

@@ -2,11 +2,15 @@
 // result (isError) an agent can act on: the field and what was wrong with it, in the problem
 // details' words. Nothing here throws: every failure becomes a result, so that no call can take the
 // server down or leave a request unanswered.
-import { NoRevisionCreatedError } from "../client/deploy-revision.js";
+import { NoRevisionCreatedError, PatchOutcomeUnknownError } from "../client/deploy-revision.js";
 import { ApiError } from "../client/errors.js";
 import { type ChangePlan, planLines } from "../client/plan.js";
 import { RequestTimeoutError } from "../client/timeout.js";
 import { Masker } from "../shared/mask.js";
+import { patchMayHaveBeenApplied } from "../shared/unknown-outcome.js";
+
+/** How the MCP server says to check a change whose outcome is unknown. */
+const CHECK_WITH = "list_revisions or get_deployment (a new latest_revision_id means it was)";
 import { RevisionWaitTimeoutError } from "../client/wait-for-revision.js";
 import { ArgumentError } from "./arguments.js";
 
@@ -99,6 +103,13 @@ export function failureResult(tool: string, error: unknown): ToolResult {
   }
   if (error instanceof ApiError) return errorResult(apiErrorText(tool, error));
   if (error instanceof NoRevisionCreatedError) return errorResult(`${tool}: ${error.message}`);
+  if ((error instanceof RequestTimeoutError && error.method === "PATCH") || error instanceof PatchOutcomeUnknownError) {
+    // Sent and not answered: trying again could deploy twice.
+    return errorResult(
+      `${tool}: ${error.message}; ${patchMayHaveBeenApplied(CHECK_WITH)}. Do not call ${tool} again before checking: if it was applied, ` +
+        "that would create another revision.",
+    );
+  }
   if (error instanceof RevisionWaitTimeoutError || error instanceof RequestTimeoutError) return errorResult(`${tool}: ${error.message}`);
   if (error instanceof Error && error.name === "AbortError") return errorResult(`${tool}: cancelled`);
   // fetch's own failures (refused connection, DNS) are TypeErrors whose cause says why.
