@@ -23,5 +23,5 @@ export declare const PROBLEM_TYPES: {
   readonly "insufficient-storage": { readonly type: "urn:deployment-management-api:problem:insufficient-storage"; readonly title: "Insufficient storage"; readonly status: 507 };
 };
 export type ProblemKind = keyof typeof PROBLEM_TYPES;
-export declare const FIELD_ERROR_CODES: readonly ["type", "enum", "const", "required", "format", "pattern", "minimum", "maximum", "exclusive_minimum", "exclusive_maximum", "multiple_of", "min_length", "max_length", "min_items", "max_items", "unique_items", "min_properties", "max_properties", "unknown_field", "read_only", "invalid_json", "too_deep", "not_finite", "invalid"];
+export declare const FIELD_ERROR_CODES: readonly ["type", "enum", "const", "required", "format", "pattern", "minimum", "maximum", "exclusive_minimum", "exclusive_maximum", "multiple_of", "min_length", "max_length", "min_items", "max_items", "unique_items", "min_properties", "max_properties", "unknown_field", "read_only", "invalid_json", "too_deep", "not_finite", "not_for_source", "invalid"];
 export type FieldErrorCode = (typeof FIELD_ERROR_CODES)[number];

@@ -561,30 +561,31 @@ export interface components {
              * Format: uuid
              * @description The source-code host integration the repository is read through (`scm_host`). It is the
              *     `host_integration_id` of a repository from the integration repository listings.
+             *     Applies to `scm_host` deployments only; a patch that sets it (not null) on a deployment of another source is rejected with 422.
              */
             integration_id?: string | null;
-            /** @description The repository URL (`scm_host`); the `url` of a listed repository. */
+            /** @description The repository URL (`scm_host`); the `url` of a listed repository. Applies to `scm_host` deployments only; a patch that sets it (not null) on a deployment of another source is rejected with 422. */
             repo_url?: string | null;
-            /** @description When true, a push to the tracked branch builds and deploys a new revision (`scm_host`). */
+            /** @description When true, a push to the tracked branch builds and deploys a new revision (`scm_host`). Applies to `scm_host` deployments only; a patch that sets it (not null) on a deployment of another source is rejected with 422. */
             build_on_push?: boolean | null;
-            /** @description A custom URL the deployment is served at, in addition to its default one. */
+            /** @description A custom URL the deployment is served at, in addition to its default one. Applies to every source. */
             custom_url?: string | null;
-            /** @description Compute resources and pod settings; null keeps the service defaults. */
+            /** @description Compute resources and pod settings; null keeps the service defaults. Applies to every source. */
             resource_spec?: components["schemas"]["ResourceSpec"];
             /**
              * Format: uuid
-             * @description The listener (Kubernetes compute) a self-hosted deployment runs on; the `id` of a listener.
+             * @description The listener (Kubernetes compute) a self-hosted deployment runs on; the `id` of a listener. Applies to `external_docker` deployments only; a patch that sets it (not null) on a deployment of another source is rejected with 422.
              */
             listener_id?: string | null;
-            /** @description Where on the listener's compute the deployment runs. */
+            /** @description Where on the listener's compute the deployment runs. Applies to `external_docker` deployments only; a patch that sets it (not null) on a deployment of another source is rejected with 422. */
             listener_config?: components["schemas"]["ListenerConfig"] | null;
             /**
-             * @description Overrides the command that installs dependencies before the build, such as `pip install -e .`.
+             * @description Overrides the command that installs dependencies before the build, such as `pip install -e .`. Applies to `scm_host`, `internal_source` deployments only; a patch that sets it (not null) on a deployment of another source is rejected with 422.
              * @example pip install -e .
              */
             install_command?: string | null;
             /**
-             * @description Overrides the command that builds the application.
+             * @description Overrides the command that builds the application. Applies to `scm_host`, `internal_source` deployments only; a patch that sets it (not null) on a deployment of another source is rejected with 422.
              * @example make build
              */
             build_command?: string | null;
@@ -603,24 +604,24 @@ export interface components {
          */
         SourceRevisionConfig: {
             /**
-             * @description The branch or other reference to build (`scm_host`); a repository's `default_branch` is a good start.
+             * @description The branch or other reference to build (`scm_host`); a repository's `default_branch` is a good start. Applies to `scm_host` deployments only; a patch that sets it (not null) on a deployment of another source is rejected with 422.
              * @example main
              * @example release/2.4
              */
             repo_ref?: string | null;
             /**
-             * @description The path of the graph configuration file in the source, such as `agent.json`.
+             * @description The path of the graph configuration file in the source, such as `agent.json`. Applies to `scm_host`, `internal_source` deployments only; a patch that sets it (not null) on a deployment of another source is rejected with 422.
              * @example langgraph.json
              * @example agents/support/langgraph.json
              */
             graph_config_path?: string | null;
             /**
-             * @description The image to run (`external_docker`, `internal_docker`), such as `registry.example.com/billing-agent:1.4.2`.
+             * @description The image to run (`external_docker`, `internal_docker`), such as `registry.example.com/billing-agent:1.4.2`. Applies to `external_docker`, `internal_docker` deployments only; a patch that sets it (not null) on a deployment of another source is rejected with 422.
              * @example registry.example.com/agents/support-agent:2.4.1
              */
             image_uri?: string | null;
             /**
-             * @description The path of the uploaded source archive to build (`internal_source`).
+             * @description The path of the uploaded source archive to build (`internal_source`). Applies to `internal_source` deployments only; a patch that sets it (not null) on a deployment of another source is rejected with 422.
              * @example uploads/support-agent-2.4.1.tar.gz
              */
             source_tarball_path?: string | null;
@@ -758,8 +759,8 @@ export interface components {
              *     `min_items`, `max_items`, `unique_items`, `min_properties`, `max_properties`. Others:
              *     `unknown_field` (a field that cannot be sent here: unknown, or unchangeable), `read_only`
              *     (a response-only field), `invalid_json` (the body is not JSON), `too_deep` (nested deeper
-             *     than the server accepts), `not_finite` (a number that is not finite), `invalid` (any other
-             *     rule). A client should accept codes it does not know.
+             *     than the server accepts), `not_finite` (a number that is not finite), `not_for_source` (a
+             *     patch field that the deployment's `source` does not take), `invalid` (any other rule). A client should accept codes it does not know.
              * @example maximum
              */
             code?: string;
@@ -814,7 +815,11 @@ export interface components {
         /**
          * RevisionSource
          * @description Overrides the source for the revision that a patch creates. When omitted or null, the
-         *     deployment's own `source` is used. `external_docker` is not allowed here.
+         *     deployment's own `source` is used. `external_docker` is not allowed here. A value is only
+         *     available for deployments of that same source (`internal_docker` for `internal_docker`
+         *     deployments, and so on; an `external_docker` deployment takes none): another is rejected with
+         *     400, whose `detail` says the value "is only available for '<value>' source deployments", and
+         *     nothing is changed.
          * @enum {string|null}
          */
         RevisionSource: "scm_host" | "internal_docker" | "internal_source" | null;
@@ -868,6 +873,12 @@ export interface components {
          *
          *     **What cannot change.** `name`, `source` and the read-only fields are not part of this body;
          *     sending them, or any unknown field, is rejected with 422.
+         *
+         *     **What depends on the source.** Each field of `source_config` and `source_revision_config`,
+         *     and `secret_references`, applies to some sources only (each field says which). A patch that
+         *     sets a field (not null) that the deployment's `source` does not take is rejected with 422 naming
+         *     it, and a `revision_source` other than the deployment's own source with 400; nothing of such a
+         *     patch is applied. A field sent as null is always accepted.
          */
         DeploymentPatch: {
             revision_source?: components["schemas"]["RevisionSource"];
@@ -876,8 +887,9 @@ export interface components {
             /** @description Replaces the deployment's secrets, and creates a new revision that carries them. */
             secrets?: components["schemas"]["SecretInput"][] | null;
             /**
-             * @description Replaces the Kubernetes Secret references, and creates a new revision. Only applicable to
-             *     the `external_docker` source.
+             * @description Replaces the Kubernetes Secret references, and creates a new revision. Applies to
+             *     `external_docker` deployments only; set (not null) on another source, the patch is rejected
+             *     with 422.
              */
             secret_references?: components["schemas"]["SecretReferenceInput"][] | null;
         };
@@ -1200,7 +1212,9 @@ export interface components {
         /**
          * @description The request is refused whatever its credentials. The package's local servers (the mock and the
          *     simulator) answer 403 to a request addressed to a name that is not theirs (DNS rebinding) and to
-         *     a state-changing request sent from a page of another site.
+         *     a state-changing request sent from a page of another site. An organisation-scoped API key must
+         *     name the workspace in `X-Tenant-Id`: without it the request is refused with 403, whose `detail`
+         *     says the key "requires workspace specification".
          */
         Forbidden: {
             headers: {
@@ -1272,8 +1286,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The body is not valid JSON, or the request target cannot be read (a `%` in the path that does not start a valid UTF-8 escape). Nothing was changed. */
-        BadRequest: {
+        /** @description The body is not valid JSON, the request target cannot be read (a `%` in the path that does not start a valid UTF-8 escape), or `revision_source` names a source that is only available for deployments of that source (the deployment's own source is the only value it takes). Nothing was changed. */
+        BadRequestDeploymentPatch: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1295,6 +1309,15 @@ export interface components {
          *     simulator answers 507 when it keeps its state in a file (--state) on a full disk.
          */
         InsufficientStorage: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The body is not valid JSON, or the request target cannot be read (a `%` in the path that does not start a valid UTF-8 escape). Nothing was changed. */
+        BadRequest: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1482,7 +1505,7 @@ export interface operations {
                     "application/json": components["schemas"]["Deployment"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestDeploymentPatch"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

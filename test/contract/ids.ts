@@ -3,7 +3,16 @@
 import { operationsOf, securityOf, validParameterValue } from "./cases.js";
 import type { Schema } from "./schemas.js";
 
-export type IdName = "deployment_id" | "revision_id" | "listener_id" | "provider_id" | "agent_id" | "scm_integration_id" | "forge_integration_id";
+export type IdName =
+  | "deployment_id"
+  | "revision_id"
+  | "listener_id"
+  | "provider_id"
+  | "agent_id"
+  | "scm_integration_id"
+  | "forge_integration_id"
+  // A deployment of each source: a patch example goes to one whose source takes its fields.
+  | `deployment_id:${string}`;
 
 /** The id a path parameter takes: integration_id means a different integration under /forge/. */
 export function idKeyFor(path: string, parameter: string): IdName {
@@ -46,6 +55,7 @@ export async function discoverIds(
   const deployments: any[] = (await get("/v2/deployments?limit=100"))?.resources ?? [];
   const deployment = deployments[0];
   found.deployment_id ??= deployment?.id;
+  for (const d of deployments) if (typeof d?.source === "string" && typeof d?.id === "string") found[`deployment_id:${d.source}`] ??= d.id;
   if (found.deployment_id === deployment?.id) found.revision_id ??= deployment?.latest_revision_id ?? undefined;
   if (!found.revision_id && found.deployment_id) {
     found.revision_id = (await get(`/v2/deployments/${encodeURIComponent(found.deployment_id)}/revisions?limit=1`))?.resources?.[0]?.id;
@@ -76,6 +86,7 @@ export async function discoverIds(
       ids[key] = found[key] ?? ids[key] ?? parameterExample(param) ?? exampleValueNamed(document, param.name) ?? String(validParameterValue(document, param));
     }
   }
+  for (const [key, value] of Object.entries(found)) if (key.startsWith("deployment_id:") && value) ids[key as IdName] = value;
   return ids;
 }
 

@@ -7,6 +7,8 @@ import { createOpenApiValidator, describeErrors } from "../support/openapi-valid
 import { document } from "../support/document.js";
 import { deriveCases, successSchema, type ContractCase, type Credential, type ExpectedField } from "./cases.js";
 import { discoverIds, idKeyFor, type IdName } from "./ids.js";
+import { DEPLOYMENT_SOURCES, fitsSource } from "../../src/shared/source-rules.js";
+import type { DeploymentPatch } from "../../src/shared/types.js";
 
 export interface ContractTarget {
   /** The server's root URL. With `fetch` it is only the origin put in request URLs (default http://contract.test). */
@@ -151,6 +153,23 @@ function namesField(error: Record<string, string>, field: ExpectedField): boolea
   return error.pointer === parent && String(error.detail ?? "").includes(field.property);
 }
 
+/**
+ * For a patch, a deployment whose source takes its fields (src/shared/source-rules.ts): the
+ * discovered one when it does, else one of another source; undefined to keep the discovered one.
+ */
+function deploymentFitting(bodyText: string, ids: Record<IdName, string>): string | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(bodyText);
+  } catch {
+    return undefined;
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
+  const fitting = DEPLOYMENT_SOURCES.filter((source) => ids[`deployment_id:${source}`] && fitsSource(source, body as DeploymentPatch));
+  if (fitting.some((source) => ids[`deployment_id:${source}`] === ids.deployment_id)) return undefined;
+  return fitting[0] === undefined ? undefined : ids[`deployment_id:${fitting[0]}`];
+}
+
 /** The origin of request URLs when the target is a fetch function without a baseUrl. */
 export const IN_PROCESS_ORIGIN = "http://contract.test";
 
@@ -160,7 +179,10 @@ export function buildRequest(
   target: Pick<ContractTarget, "baseUrl" | "apiKey" | "tenantId">,
   ids: Record<IdName, string>,
 ): { url: string; init: RequestInit & { method: string; headers: Headers } } {
-  const path = c.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(c.pathValues[name] ?? ids[idKeyFor(c.path, name)]));
+  const fitted = c.operationId === "patchDeployment" && c.body ? deploymentFitting(c.body.text, ids) : undefined;
+  const path = c.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    encodeURIComponent(c.pathValues[name] ?? (name === "deployment_id" ? fitted : undefined) ?? ids[idKeyFor(c.path, name)]),
+  );
   const url = new URL((target.baseUrl ?? IN_PROCESS_ORIGIN).replace(/\/+$/, "") + path);
   for (const [name, value] of c.query) url.searchParams.append(name, value);
   const headers = new Headers({ accept: "application/json, application/problem+json" });

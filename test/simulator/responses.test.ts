@@ -1,6 +1,8 @@
 // Every answer the simulator gives validates against the document: each operation's 200 schema
 // (fresh seed, every seeded revision, after patches), and the documented problem+json responses
 // for 401, 404, 415, 400 and 422, whose `errors` name the violated fields.
+import { fitsSource } from "../../src/shared/source-rules.js";
+import type { DeploymentPatch, Source } from "../../src/shared/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOpenApiValidator, describeErrors } from "../support/openapi-validator.js";
 import { SEED_IDS } from "../../src/simulator/core/seed.js";
@@ -42,10 +44,17 @@ function expectDocumented(op: Operation, status: number, answer: { contentType: 
   expect(check(answer.body), `${where}: ${describeErrors(check.errors)}`).toBe(true);
 }
 
+/** For a patch example, a seeded deployment whose source takes its fields (src/shared/source-rules.ts): the default one when it does. */
+async function deploymentFor(body: DeploymentPatch): Promise<Record<string, string>> {
+  const fitting = (await client.ok("/v2/deployments?limit=10")).resources.filter((d: { source: Source }) => fitsSource(d.source, body));
+  return fitting.some((d: { id: string }) => d.id === SEED_IDS.deployment_id) ? {} : { deployment_id: fitting[0].id };
+}
+
 async function checkEveryOperation(label: string): Promise<void> {
   for (const op of operations()) {
     for (const body of requestBodies(op)) {
-      const answer = await client.request(op.method.toUpperCase(), pathFor(op), body);
+      const ids = op.operationId === "patchDeployment" ? await deploymentFor(body as DeploymentPatch) : {};
+      const answer = await client.request(op.method.toUpperCase(), pathFor(op, ids), body);
       const where = `${label}: ${op.method.toUpperCase()} ${op.path}`;
       expect(answer.status, `${where} ${JSON.stringify(answer.body)}`).toBe(200);
       expectDocumented(op, 200, answer, where);

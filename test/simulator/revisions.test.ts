@@ -36,7 +36,7 @@ describe("what creates a revision", () => {
     ["source_revision_config", "scm_host", { source_revision_config: { repo_ref: "feature/new-prompt" } }],
     ["secrets", "internal_docker", { secrets: [{ name: "OPENAI_API_KEY", value: "sk-new" }] }],
     ["secret_references", "external_docker", { secret_references: [{ name: "DB", secret_name: "db", secret_key: "url" }] }],
-    ["revision_source", "internal_source", { revision_source: "internal_docker" }],
+    ["revision_source", "internal_docker", { revision_source: "internal_docker" }],
   ];
 
   for (const [field, source, patch] of triggers) {

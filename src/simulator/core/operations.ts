@@ -7,6 +7,8 @@ import type { DeploymentRecord } from "./model.js";
 import type { JsonCache } from "./json-cache.js";
 import { ok, okText, problem, type Reply } from "./reply.js";
 import type { Store } from "./store/index.js";
+import { sourceViolations } from "../../shared/source-rules.js";
+import { invalidFieldsDetail } from "../../shared/problems.js";
 import type { Writer } from "./writer.js";
 
 export type OperationId = keyof operations;
@@ -74,7 +76,9 @@ function typedAnswers(store: Store, writer: Writer, render: JsonCache) {
         path,
         () => {
           const d = findDeployment(params.deployment_id, tenant, path);
-          return isRecord(d) ? store.planDeploymentPatch(d, body) : d;
+          if (!isRecord(d)) return d;
+          // A patch the deployment's source does not take is refused whole: nothing is planned.
+          return sourceRefusal(d.deployment.source, body, path) ?? store.planDeploymentPatch(d, body);
         },
         (record) => okText(render.deploymentJson(record)),
       );
@@ -126,4 +130,21 @@ function typedAnswers(store: Store, writer: Writer, render: JsonCache) {
       return repos ? ok(repos) : problem("not-found", `There is no forge integration ${params.integration_id}.`, path);
     },
   } satisfies { [K in OperationId]: OperationAnswer<K> };
+}
+
+/**
+ * The answer to a patch that breaks the source table (src/shared/source-rules.ts), or undefined
+ * when it fits: a revision_source of another source as the service answers it (400, its detail),
+ * else 422 naming each field that does not apply.
+ */
+function sourceRefusal(source: DeploymentRecord["deployment"]["source"], body: OperationBody<"patchDeployment">, path: string): Reply | undefined {
+  const { revisionSource, fields } = sourceViolations(source, body);
+  if (revisionSource) return problem("bad-request", revisionSource.detail, path);
+  if (fields.length === 0) return undefined;
+  return problem(
+    "validation",
+    invalidFieldsDetail(fields.length),
+    path,
+    fields.map((f) => ({ pointer: f.pointer, code: "not_for_source", detail: f.detail })),
+  );
 }
