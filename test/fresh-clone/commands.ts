@@ -42,7 +42,11 @@ export const OTHER_COMMANDS: Record<string, Proof> = {
   "npx prism": { proof: "test/mock/bare-prism.test.ts runs Prism's own CLI on the bundle, static and dynamic" },
   "npx msw": { notRun: "a consumer's own project step (MSW's worker file); test/msw covers the handlers" },
   "npx vitest": { notRun: "replays one test file; the same file runs in npm test" },
-  "npx redocly": { proof: "test/workflows runs redocly respect on the shipped workflows against the simulator" },
+  "npx redocly": { notRun: "named in docs/workflows.md only to warn against it: the npm package `redocly` is a placeholder that exits 0" },
+  "npx @redocly/cli": {
+    proof:
+      "docs/workflows.md's block runs in the fresh-clone test (documented-commands.ts) and test/workflows runs respect on the shipped workflows; `npx redocly` would reach a placeholder package",
+  },
   "npm test": { notRun: "the suite itself" },
 };
 

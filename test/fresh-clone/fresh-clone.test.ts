@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SCRIPTS } from "./commands.js";
+import { runDocumentedBlocks } from "./documented-commands.js";
 import { freePort } from "../support/free-port.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -204,6 +205,12 @@ describe("a fresh clone", { timeout: 900_000 }, () => {
         .toString(),
     ).toBe("PNG");
     proven.add("screenshot");
+  });
+
+  it("runs every documented shell block marked to run, and each does what it is for (documented-commands.ts)", async () => {
+    const { failures, proved } = await runDocumentedBlocks(clone, work, newcomerEnv(), freePort);
+    console.log(`documented blocks proved:\n${proved.join("\n")}`);
+    expect(failures).toEqual([]);
   });
 
   it("proved every script that commands.ts says it proves", () => {
