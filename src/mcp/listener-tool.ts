@@ -1,6 +1,5 @@
 // update_listener: the one listener write, PATCH /v2/listeners/{listener_id} with the fields given.
 import { unwrap } from "../client/errors.js";
-import type { ListenerPatch } from "../shared/types.js";
 import { inputSchema, readArguments } from "./arguments.js";
 import { componentSchema } from "./json-schema.js";
 import { dataResult } from "./results.js";
@@ -22,8 +21,8 @@ export const updateListener: ToolDefinition = {
     const read = readArguments(args, raw, "update_listener");
     const listener = unwrap(
       await context.client.PATCH("/v2/listeners/{listener_id}", {
-        params: { path: { listener_id: read.path.listener_id as string } },
-        body: read.body as ListenerPatch,
+        params: { path: { listener_id: read.path.listener_id } },
+        body: read.body,
         signal: context.signal,
       }),
     );

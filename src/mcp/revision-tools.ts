@@ -7,7 +7,7 @@ import { patchForRevision } from "../client/deploy-revision.js";
 import { planDeploy } from "../client/plan.js";
 import { isTerminalRevisionStatus, RevisionWaitTimeoutError, waitForRevision } from "../client/wait-for-revision.js";
 import { createsRevision, REVISION_FIELDS } from "../shared/revision-rules.js";
-import type { Deployment, DeploymentPatch, Revision } from "../shared/types.js";
+import type { Deployment, Revision } from "../shared/types.js";
 import { ArgumentError, booleanArgument, inputSchema, readArguments, secondsArgument } from "./arguments.js";
 import { componentSchema, type JsonSchema } from "./json-schema.js";
 import { getOperation } from "./read-tools.js";
@@ -178,7 +178,7 @@ export const deploy: ToolDefinition = {
   annotations: writeHints({ destructive: true, idempotent: false }),
   async run(raw, context) {
     const read = readArguments(deployArgs, raw, "deploy");
-    const patch = read.body as DeploymentPatch;
+    const patch = read.body;
     if (!createsRevision(patch)) {
       throw new ArgumentError([
         {
@@ -187,7 +187,7 @@ export const deploy: ToolDefinition = {
         },
       ]);
     }
-    const deploymentId = read.path.deployment_id as string;
+    const deploymentId = read.path.deployment_id;
     // The plan is read only when it is shown: as the answer of a dry run, or to the person asked to confirm.
     if (read.own.dry_run === true || context.confirm) {
       const plan = await planDeploy(context.client, deploymentId, patch, { signal: context.signal });
@@ -198,7 +198,7 @@ export const deploy: ToolDefinition = {
     const { deployment, revisionId } = await patchForRevision(context.client, deploymentId, patch, { signal: context.signal, abortPatch: false });
     const wait = read.own.wait !== false;
     if (!wait) return outcomeResult({ deploymentId, deployment, revision: await afterPatch(context, deploymentId, revisionId, false) }, false);
-    const timeout = (read.own.timeout_seconds as number | undefined) ?? DEFAULT_TIMEOUT_SECONDS;
+    const timeout = read.own.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
     return outcomeResult({ ...(await afterPatch(context, deploymentId, revisionId, true, timeout)), deployment }, true);
   },
 };
@@ -220,8 +220,8 @@ export const waitForRevisionTool: ToolDefinition = {
   annotations: READ_HINTS,
   async run(raw, context) {
     const read = readArguments(waitArgs, raw, "wait_for_revision");
-    const deploymentId = read.path.deployment_id as string;
-    const timeout = (read.own.timeout_seconds as number | undefined) ?? DEFAULT_TIMEOUT_SECONDS;
-    return outcomeResult(await followRevision(context, deploymentId, read.path.revision_id as string, timeout), true);
+    const deploymentId = read.path.deployment_id;
+    const timeout = read.own.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
+    return outcomeResult(await followRevision(context, deploymentId, read.path.revision_id, timeout), true);
   },
 };

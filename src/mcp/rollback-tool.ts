@@ -37,8 +37,8 @@ export const rollback: ToolDefinition = {
   annotations: writeHints({ destructive: true, idempotent: false }),
   async run(raw, context) {
     const read = readArguments(args, raw, "rollback");
-    const deploymentId = read.path.deployment_id as string;
-    const toRevisionId = read.own.revision_id as string | undefined;
+    const deploymentId = read.path.deployment_id;
+    const toRevisionId = read.own.revision_id;
     // The plan is the patch sent: the target found, its source pinned (the client's planRollback).
     let plan: ChangePlan;
     try {
@@ -57,7 +57,7 @@ export const rollback: ToolDefinition = {
     if (read.own.wait === false) {
       return outcomeResult({ deploymentId, deployment, revision: await afterPatch(context, deploymentId, revisionId, false) }, false, target);
     }
-    const timeout = (read.own.timeout_seconds as number | undefined) ?? DEFAULT_TIMEOUT_SECONDS;
+    const timeout = read.own.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
     return outcomeResult({ ...(await afterPatch(context, deploymentId, revisionId, true, timeout)), deployment }, true, target);
   },
 };
