@@ -29,7 +29,15 @@ export {
   waitForRevision,
   type WaitForRevisionOptions,
 } from "./client/wait-for-revision.js";
-export { deployRevision, NoRevisionCreatedError, PatchOutcomeUnknownError, type DeployedRevision } from "./client/deploy-revision.js";
+export {
+  checkPatchFitsSource,
+  deployRevision,
+  NoRevisionCreatedError,
+  PatchOutcomeUnknownError,
+  SourceMismatchError,
+  type DeployedRevision,
+} from "./client/deploy-revision.js";
+export { SOURCE_RULES, sourceViolations, type SourceRule } from "./shared/source-rules.js";
 export {
   findRollbackTarget,
   NoRollbackTargetError,

@@ -1,5 +1,6 @@
 // The body of `dms deploy`'s PATCH, built from its flags.
 import { REVISION_SOURCES } from "../../generated/constants.js";
+import type { SourceMismatchError } from "../client/deploy-revision.js";
 import type { DeploymentPatch, RevisionSource } from "../shared/types.js";
 import { nonEmpty, parseChoices, UsageError } from "./usage.js";
 
@@ -11,6 +12,34 @@ export interface DeployPatchFlags {
   "revision-source"?: string | undefined;
   secret?: string[] | undefined;
   "secret-from-env"?: string[] | undefined;
+}
+
+/** The patch field each `dms deploy` flag sets: what a refusal by the source table names. */
+export const DEPLOY_FLAG_OF_FIELD: Readonly<Record<string, string>> = Object.freeze({
+  "source_revision_config.repo_ref": "--ref",
+  "source_revision_config.graph_config_path": "--graph-config-path",
+  "source_revision_config.image_uri": "--image-uri",
+  "source_revision_config.source_tarball_path": "--source-tarball-path",
+  revision_source: "--revision-source",
+  secrets: "--secret",
+});
+
+/**
+ * The usage message for a patch the deployment's source does not take (the client's
+ * SourceMismatchError, thrown before the PATCH): for `dms deploy` each flag that does not fit,
+ * named; for `dms rollback` the fields the target revision ran.
+ */
+export function sourceMismatchMessage(error: SourceMismatchError, command: "deploy" | "rollback"): string {
+  const said = error.violations.map((v) => {
+    const what = v.field === "revision_source" ? v.detail : `${v.field} ${v.detail}`;
+    const flag = DEPLOY_FLAG_OF_FIELD[v.field];
+    return command === "deploy" && flag ? `${flag} does not fit this deployment: ${what}` : what;
+  });
+  const head =
+    command === "deploy"
+      ? `deployment ${error.deploymentId} is ${error.source}`
+      : `the rollback of ${error.source} deployment ${error.deploymentId} would send a patch its source does not take`;
+  return `${head}; nothing was sent: ${said.join("; ")}`;
 }
 
 // The rule of which patch creates a revision lives in one place, for the CLI, the client and the simulator.

@@ -3,6 +3,8 @@
 import type { DeploymentsClient } from "../client/client.js";
 import type { RevisionStatus } from "../shared/types.js";
 import { unwrap } from "../client/errors.js";
+import { SourceMismatchError } from "../client/deploy-revision.js";
+import { sourceMismatchMessage } from "./deploy-patch.js";
 import { isTerminalRevisionStatus, RevisionWaitTimeoutError, waitForRevision } from "../client/wait-for-revision.js";
 import { EXIT, exitCodeForStatus } from "./exit-codes.js";
 import { annotateError, appendGithubSummary, writeGithubOutputs } from "./github.js";
@@ -132,6 +134,16 @@ export function failedOutcome(run: RevisionRun, error: unknown, revisionId: stri
       status,
       exitCode: error.exitCode,
       error: { summary: error.message, details: [], json: { kind: "interrupted", signal: error.signal } },
+    };
+  }
+  // A patch the deployment's source does not take was never sent: a usage error naming the flag.
+  if (error instanceof SourceMismatchError) {
+    const summary = sourceMismatchMessage(error, run.command === "rollback" ? "rollback" : "deploy");
+    return {
+      revisionId,
+      status,
+      exitCode: EXIT.usage,
+      error: { summary, details: [], json: { kind: "source_mismatch", source: error.source, fields: error.violations.map((v) => v.field) } },
     };
   }
   if (error instanceof RevisionWaitTimeoutError) {

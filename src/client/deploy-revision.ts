@@ -1,7 +1,8 @@
 // deployRevision: patch a deployment and wait for the revision the patch created, the usual CI/CD step.
 import type { DeploymentsClient } from "./client.js";
 import { unwrap } from "./errors.js";
-import type { Deployment, DeploymentPatch, Revision } from "../shared/types.js";
+import { type SourceFieldViolation, type RevisionSourceViolation, sourceViolations } from "../shared/source-rules.js";
+import type { Deployment, DeploymentPatch, Revision, Source } from "../shared/types.js";
 import { checkWaitOptions, type WaitForRevisionOptions, waitForRevision } from "./wait-for-revision.js";
 
 /** The patch was applied but created no revision, so there is nothing to wait for. */
@@ -31,6 +32,34 @@ export class PatchOutcomeUnknownError extends Error {
   }
 }
 
+/**
+ * The patch sends a field the deployment's source does not take (src/shared/source-rules.ts), so
+ * the service would refuse it: thrown before the PATCH is sent, naming each field.
+ */
+export class SourceMismatchError extends Error {
+  override readonly name = "SourceMismatchError";
+  /** Each field that does not fit, revision_source first: `pointer`, dotted `field` and `detail`. */
+  readonly violations: readonly (SourceFieldViolation | RevisionSourceViolation)[];
+  constructor(
+    readonly deploymentId: string,
+    readonly source: Source,
+    violations: readonly (SourceFieldViolation | RevisionSourceViolation)[],
+  ) {
+    super(
+      `deployment ${deploymentId} is ${source}; nothing was sent: ` +
+        violations.map((v) => (v.field === "revision_source" ? v.detail : `${v.field} ${v.detail}`)).join("; "),
+    );
+    this.violations = violations;
+  }
+}
+
+/** Throws SourceMismatchError when `patch` breaks the source table for `deployment`. */
+export function checkPatchFitsSource(deployment: Pick<Deployment, "id" | "source">, patch: DeploymentPatch): void {
+  const { revisionSource, fields } = sourceViolations(deployment.source, patch);
+  const violations = [...(revisionSource ? [revisionSource] : []), ...fields];
+  if (violations.length > 0) throw new SourceMismatchError(deployment.id, deployment.source, violations);
+}
+
 export interface DeployedRevision {
   /** The deployment as the PATCH returned it. */
   deployment: Deployment;
@@ -41,6 +70,7 @@ export interface DeployedRevision {
 /**
  * The first half of deployRevision: read the deployment, PATCH it, and return the id of the
  * revision this patch created, or throw NoRevisionCreatedError (after the patch was applied). The
+ * patch must fit the deployment's source (SourceMismatchError, nothing sent). The
  * `signal` stops the read, and the PATCH too unless `abortPatch` is false: `dms deploy` lets a sent
  * PATCH finish on Ctrl+C or SIGTERM, so that the revision it created can be reported and resumed.
  */
@@ -53,6 +83,8 @@ export async function patchForRevision(
   const { signal, abortPatch = true } = options;
   const params = { path: { deployment_id: deploymentId } };
   const before = unwrap(await client.GET("/v2/deployments/{deployment_id}", { params, signal }));
+  // A patch the deployment's source does not take is refused by the service: say so before sending it.
+  checkPatchFitsSource(before, patch);
   const sent = client.PATCH("/v2/deployments/{deployment_id}", { params, body: patch, signal: abortPatch ? signal : undefined });
   const deployment = unwrap(
     await sent.catch((error: unknown) => {

@@ -4,6 +4,7 @@
 // source the new revision would run. `dms deploy --dry-run`, `dms rollback --dry-run` and the MCP
 // tools' `dry_run` all answer planChange's plan, and the MCP tools send the very patch they planned.
 import type { DeploymentsClient } from "./client.js";
+import { checkPatchFitsSource } from "./deploy-revision.js";
 import { unwrap } from "./errors.js";
 import { findRollbackTarget, rollbackPatch } from "./rollback.js";
 import type { Deployment, DeploymentPatch, Revision, RevisionSource, SourceRevisionConfig } from "../shared/types.js";
@@ -57,6 +58,8 @@ export async function planDeploy(
   options: { signal?: AbortSignal | undefined } = {},
 ): Promise<ChangePlan> {
   const deployment = unwrap(await client.GET("/v2/deployments/{deployment_id}", { params: { path: { deployment_id: deploymentId } }, signal: options.signal }));
+  // A patch the service would refuse has no plan: the same SourceMismatchError as the deploy.
+  checkPatchFitsSource(deployment, patch);
   return planChange("deploy", deployment, patch);
 }
 
@@ -70,7 +73,9 @@ export async function planRollback(
   options: { toRevisionId?: string | undefined; signal?: AbortSignal | undefined } = {},
 ): Promise<ChangePlan> {
   const { deployment, target } = await findRollbackTarget(client, deploymentId, options);
-  return planChange("rollback", deployment, rollbackPatch(deployment, target), target);
+  const patch = rollbackPatch(deployment, target);
+  checkPatchFitsSource(deployment, patch);
+  return planChange("rollback", deployment, patch, target);
 }
 
 /** `repo_ref=main image_uri=…`: a revision config on one line. */

@@ -120,10 +120,12 @@ export function revisionSourceDetail(value: string, source: Source): string {
 /**
  * What of `patch` the `source` does not take: the revision_source (answered 400, as the service
  * does) and each field present and not null that does not apply (answered 422, each named).
- * Empty when the patch fits. Fields the document does not know are the schema's to refuse.
+ * Empty when the patch fits. Fields the document does not know are the schema's to refuse, and a
+ * source it does not know (a newer service's) has no rule here, so nothing is refused for it.
  */
 export function sourceViolations(source: Source, patch: DeploymentPatch): SourceViolations {
-  const rule = SOURCE_RULES[source];
+  const rule = Object.hasOwn(SOURCE_RULES, source) ? SOURCE_RULES[source] : undefined;
+  if (!rule || typeof patch !== "object" || patch === null) return { revisionSource: undefined, fields: [] };
   const fields: SourceFieldViolation[] = [];
   const check = (section: "source_config" | "source_revision_config", known: readonly string[], takes: readonly string[]) => {
     const given = patch[section];

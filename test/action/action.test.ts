@@ -171,7 +171,8 @@ describe.concurrent("action.yml", () => {
   it("a failed revision fails the step with exit 1, and the outputs still say which revision and why", async () => {
     const id = ids[21]!;
     await sim.failNext(id, "BUILD_FAILED");
-    const run = await runAction({ ...connection(), "deployment-id": id, ref: "main", interval: "20ms" });
+    // An internal_docker deployment: image-uri is the input its source takes (src/shared/source-rules.ts).
+    const run = await runAction({ ...connection(), "deployment-id": id, "image-uri": "registry.example.com/app:3", interval: "20ms" });
     expect(run.code).toBe(1);
     expect(run.outputs).toMatchObject({ "deployment-id": id, status: "BUILD_FAILED", "exit-code": "1" });
     expect(run.outputs["revision-id"]).toBe((await sim.get(`/v2/deployments/${id}`)).latest_revision_id);
@@ -180,7 +181,8 @@ describe.concurrent("action.yml", () => {
 
   it('wait: "false" creates the revision and ends at once', async () => {
     const id = ids[22]!;
-    const run = await runAction({ ...connection(), "deployment-id": id, "image-uri": "registry.example.com/app:2", wait: "false" });
+    // An internal_source deployment: source-tarball-path is the input its source takes.
+    const run = await runAction({ ...connection(), "deployment-id": id, "source-tarball-path": "uploads/app-2.tar.gz", wait: "false" });
     expect(run.code).toBe(0);
     expect(run.outputs["revision-id"]).toMatch(/^[0-9a-f-]{36}$/);
     // The created revision's status, read once (not waited for).
@@ -188,7 +190,8 @@ describe.concurrent("action.yml", () => {
   });
 
   it("an input is data, never code: a ref with $(...) and quotes is sent as it is", async () => {
-    const id = ids[23]!;
+    // An scm_host deployment (the seed cycles the sources): a ref is what its source takes.
+    const id = ids[12]!;
     const marker = join(work, "pwned");
     const ref = `x"; touch ${marker}; echo "$(touch ${marker})`;
     const run = await runAction({ ...connection(), "deployment-id": id, ref, wait: "false" });
@@ -211,7 +214,14 @@ describe.concurrent("action.yml", () => {
     const candidates = await Promise.all(ids.slice(25).map((id) => sim.get(`/v2/deployments/${id}`)));
     const id: string = candidates.find((d) => d.active_revision_id !== null)!.id;
     await sim.failNext(id, "BUILD_FAILED");
-    const failed = await runAction({ ...connection(), "deployment-id": id, ref: "broken", interval: "20ms" });
+    const source: string = candidates.find((d) => d.id === id)!.source;
+    const input =
+      source === "scm_host"
+        ? { ref: "broken" }
+        : source === "internal_source"
+          ? { "source-tarball-path": "uploads/broken.tar.gz" }
+          : { "image-uri": "r.example.com/broken:1" };
+    const failed = await runAction({ ...connection(), "deployment-id": id, ...input, interval: "20ms" });
     expect(failed.outputs["exit-code"]).toBe("1");
     const running = (await sim.get(`/v2/deployments/${id}`)).active_revision_id;
     const run = await runAction({ ...connection(), "deployment-id": id, "rollback-to": "active", interval: "20ms" });

@@ -11,6 +11,8 @@ let slow: RunningSimulator;
 let sim: SimulatorControl;
 let slowSim: SimulatorControl;
 let ids: string[];
+/** The scm_host deployments, the ones --ref fits (src/shared/source-rules.ts), each used by one test. */
+let scm: string[];
 
 beforeAll(async () => {
   // 0.05 s per state: a revision is DEPLOYED after about 0.35 s. 30 s per state: it stays in progress.
@@ -18,6 +20,7 @@ beforeAll(async () => {
   sim = new SimulatorControl(fast.url);
   slowSim = new SimulatorControl(slow.url);
   ids = await sim.deploymentIds();
+  scm = (await sim.get("/v2/deployments?limit=100")).resources.filter((d: { source: string }) => d.source === "scm_host").map((d: { id: string }) => d.id);
 });
 
 afterAll(async () => {
@@ -37,7 +40,7 @@ const FAST_POLL = ["--interval", "20ms"];
 
 describe.concurrent("dms deploy", () => {
   it("exit 0: patches, waits on the revision the PATCH created, prints one line per state with the elapsed time", async () => {
-    const id = ids[0]!;
+    const id = scm[0]!;
     const result = await dms(["deploy", id, "--ref", "release/2.4", ...FAST_POLL], sim.env());
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
@@ -86,7 +89,7 @@ describe.concurrent("dms deploy", () => {
     [4, "DEPLOY_FAILED"],
   ] as const) {
     it(`exit 1: the revision ends ${status}`, async () => {
-      const id = ids[index]!;
+      const id = scm[index - 1]!;
       await sim.failNext(id, status);
       const result = await dms(["deploy", id, "--ref", "main", "--json", ...FAST_POLL], sim.env());
       expect(result.code).toBe(1);
@@ -95,7 +98,7 @@ describe.concurrent("dms deploy", () => {
   }
 
   it("exit 3: the revision does not end within --timeout; the message names the last state", async () => {
-    const id = ids[5]!;
+    const id = scm[4]!;
     // A simulator of its own whose revisions stay in CREATING for an hour: the tests of this file
     // run at once, and one of them advances the shared slow simulator's clock. 3 s leaves the first
     // poll time to answer on a loaded machine (before it, the message says "none").
@@ -115,7 +118,7 @@ describe.concurrent("dms deploy", () => {
   });
 
   it("exit 4: a second deploy (--no-wait) of the same deployment interrupts the revision the first one waits on", async () => {
-    const id = ids[6]!;
+    const id = scm[5]!;
     const first = startDms(["deploy", id, "--ref", "one", "--json", "--interval", "50ms"], slowSim.env());
     await first.waitForStdout('"event":"status"');
     const second = await dms(["deploy", id, "--ref", "two", "--no-wait", "--json"], slowSim.env());
@@ -144,7 +147,7 @@ describe.concurrent("dms deploy", () => {
 
   it("exit 6: a 422 prints each field error with its parameter", async () => {
     // A tenant id that is not a UUID is the server's to refuse (the CLI checks only the ids it is given as arguments).
-    const result = await dms(["deploy", ids[0]!, "--ref", "main", "--json"], sim.env({ DMS_TENANT_ID: "not-a-uuid" }));
+    const result = await dms(["deploy", scm[0]!, "--ref", "main", "--json"], sim.env({ DMS_TENANT_ID: "not-a-uuid" }));
     expect(result.code).toBe(6);
     expect(result.stderr).toMatch(/answered 422/);
     expect(result.stderr).toMatch(/^ {2}X-Tenant-Id: .+/im);
@@ -155,13 +158,13 @@ describe.concurrent("dms deploy", () => {
 
   it("exit 6: a server that cannot be reached (after the client's retries)", async () => {
     const port = await closedPort();
-    const result = await dms(["deploy", ids[0]!, "--ref", "main"], { DMS_BASE_URL: `http://127.0.0.1:${port}`, DMS_API_KEY: API_KEY });
+    const result = await dms(["deploy", scm[0]!, "--ref", "main"], { DMS_BASE_URL: `http://127.0.0.1:${port}`, DMS_API_KEY: API_KEY });
     expect(result.code).toBe(6);
     expect(result.stderr).toContain(`could not reach http://127.0.0.1:${port}: ECONNREFUSED`);
   });
 
   it("exit 130: Ctrl+C prints the ids and the dms wait command that resumes; that command then finishes the wait", async () => {
-    const id = ids[7]!;
+    const id = scm[6]!;
     // Its own slow simulator: this test moves the clock, and the other tests of this file run at
     // the same time on the shared one, expecting it to stand still.
     const own = await startSimulator({ port: 0, stepSeconds: 30, quiet: true });
@@ -208,7 +211,7 @@ describe.concurrent("dms wait", () => {
   });
 
   it("exit 0: waits for a revision created with deploy --no-wait", async () => {
-    const id = ids[8]!;
+    const id = scm[7]!;
     const created = await dms(["deploy", id, "--ref", "main", "--no-wait"], sim.env());
     expect(created.code).toBe(0);
     const revisionId = /revision (\S+) created/.exec(created.stdout)?.[1];

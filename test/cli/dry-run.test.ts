@@ -76,8 +76,9 @@ describe("--dry-run", () => {
 
   it("planDeploy answers what dms deploy --dry-run prints", async () => {
     const client = createDeploymentsClient({ baseUrl: simulator.url, apiKey: API_KEY });
-    const patch = { source_revision_config: { image_uri: "registry.example.com/app:9" } };
-    const dry = await dms(["deploy", id, "--image-uri", "registry.example.com/app:9", "--dry-run", "--json"], sim.env());
+    // The seeded deployment is scm_host: --ref is the revision flag it takes (src/shared/source-rules.ts).
+    const patch = { source_revision_config: { repo_ref: "release/10" } };
+    const dry = await dms(["deploy", id, "--ref", "release/10", "--dry-run", "--json"], sim.env());
     const { event: _event, elapsed_ms: _elapsed, ...fromCli } = jsonLines(dry.stdout)[0];
     expect(await planDeploy(client, id, patch)).toEqual(fromCli);
   });

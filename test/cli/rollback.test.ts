@@ -117,7 +117,14 @@ describe.concurrent("dms rollback", () => {
     const before = await sim.get(`/v2/deployments/${id}`);
     const running = await sim.get(`/v2/deployments/${id}/revisions/${before.active_revision_id}`);
     await sim.failNext(id, "BUILD_FAILED");
-    expect((await dms(["deploy", id, "--ref", "broken", "--image-uri", "registry.example.com/broken:1", ...FAST_POLL], sim.env())).code).toBe(1);
+    // The flag of the field this deployment's source takes (src/shared/source-rules.ts).
+    const broken: Record<string, string[]> = {
+      scm_host: ["--ref", "broken"],
+      internal_source: ["--source-tarball-path", "uploads/broken.tar.gz"],
+      internal_docker: ["--image-uri", "registry.example.com/broken:1"],
+      external_docker: ["--image-uri", "registry.example.com/broken:1"],
+    };
+    expect((await dms(["deploy", id, ...broken[before.source]!, ...FAST_POLL], sim.env())).code).toBe(1);
     const result = await dms(["rollback", id, "--to", "ACTIVE", ...FAST_POLL], sim.env());
     expect(result.code, result.stderr).toBe(0);
     const after = await sim.get(`/v2/deployments/${id}`);

@@ -12,6 +12,8 @@
 //   and the simulated clock never reads earlier than the newest created_at;
 // - reset brings back the seed and the clock.
 // Seeded like the other generated tests (budget.ts): a failure prints the seed and the shrunk commands.
+import { sourceViolations } from "../../../src/shared/source-rules.js";
+import type { DeploymentPatch, Source } from "../../../src/shared/types.js";
 import fc from "fast-check";
 import { expect, it } from "vitest";
 import { createSimulator, SEED_IDS, type Simulator } from "../../../src/simulator/core/index.js";
@@ -38,6 +40,8 @@ interface ModelRevision {
 
 interface ModelDeployment {
   id: string;
+  /** Which patch fields it takes (src/shared/source-rules.ts). */
+  source: Source;
   status: string;
   latest: string | null;
   active: string | null;
@@ -134,6 +138,14 @@ class PatchCommand implements fc.AsyncCommand<Model, Real> {
     const t = simulatedNow(m);
     advanceTo(m, t);
     const answer = await call(real, "PATCH", `/v2/deployments/${d.id}`, this.body);
+    // A patch the deployment's source does not take is refused (400 for revision_source, else 422) and changes nothing.
+    const { revisionSource, fields } = sourceViolations(d.source, this.body as DeploymentPatch);
+    if (revisionSource || fields.length > 0) {
+      expect(answer.status, JSON.stringify(answer.body)).toBe(revisionSource ? 400 : 422);
+      advanceTo(m, simulatedNow(m));
+      expectMatches(d, await observe(real, d.id), `refused patch(#${this.index})`);
+      return;
+    }
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     const creates = REVISION_FIELDS.some((f) => this.body[f] !== undefined && this.body[f] !== null);
     if (creates) {
@@ -260,6 +272,7 @@ it(
               const seen = await observe(real, d.id);
               deployments.push({
                 id: d.id,
+                source: d.source,
                 status: seen.deployment.status,
                 latest: seen.deployment.latest_revision_id,
                 active: seen.deployment.active_revision_id,
