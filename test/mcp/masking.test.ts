@@ -1,6 +1,6 @@
 // The one masking rule (src/shared/mask.ts), generated across both surfaces that print data: every
-// MCP tool (the SDK's client, which checks structuredContent against each tool's output schema
-// with ajv, in memory against the simulator) and every dms command that prints data (in-process,
+// MCP tool (the SDK's client in memory against the simulator; each structuredContent checked
+// against the tool's output schema with ajv) and every dms command that prints data (in-process,
 // against the same simulator over HTTP), with the API key and a secret set, in turn, to each enum
 // value of the document and each string of the simulator's seed. For each:
 // - every MCP result validates and every --json line parses;
@@ -19,6 +19,8 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import Ajv2020, { type ValidateFunction } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDeploymentsClient } from "../../src/client/client.js";
@@ -127,14 +129,31 @@ const TOOL_CALLS: ToolCall[] = [
   { name: "update_listener", arguments: { listener_id: SEED_IDS.listener_id, version: "2.0.0" }, writes: true },
 ];
 
-async function mcpWith(key: string): Promise<{ mcp: Client; close: () => Promise<void> }> {
+/**
+ * Each tool's output schema, compiled once with ajv from what tools/list says (as the SDK's client
+ * checks structuredContent, which it does only after its own tools/list: 70 ms a client, so the
+ * clients of the values below skip it and are checked here instead).
+ */
+const outputValidators = new Map<string, ValidateFunction>();
+const ajv = new (Ajv2020 as unknown as typeof Ajv2020.default)({ strict: false, allErrors: true });
+(addFormats as unknown as typeof addFormats.default)(ajv);
+
+function expectValid(name: string, structured: unknown): void {
+  const validate = outputValidators.get(name);
+  if (!validate) throw new Error(`no output schema for ${name}`);
+  expect(validate(structured), `${name}: ${JSON.stringify(validate.errors)}`).toBe(true);
+}
+
+async function mcpWith(key: string, listTools = false): Promise<{ mcp: Client; close: () => Promise<void> }> {
   const client = createDeploymentsClient({ baseUrl: "https://api.example.test", apiKey: key, fetch: service as typeof fetch, retry: { retries: 0 } });
   const server = createMcpServer({ client, pollIntervalMs: 5, redact: [key] });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const mcp = new Client({ name: "masking-test", version: "1.0.0" });
   await Promise.all([server.connect(serverSide), mcp.connect(clientSide)]);
-  // callTool checks structuredContent against the output schema it learnt here (ajv).
-  await mcp.listTools();
+  if (listTools) {
+    // The SDK's client checks structuredContent against the output schemas it learns here (ajv).
+    for (const tool of (await mcp.listTools()).tools) if (tool.outputSchema) outputValidators.set(tool.name, ajv.compile(tool.outputSchema));
+  }
   return { mcp, close: () => mcp.close() };
 }
 
@@ -144,7 +163,10 @@ async function callTool(mcp: Client, call: ToolCall, secret?: string): Promise<s
   const args = secret === undefined ? call.arguments : { ...call.arguments, secrets: [{ name: "S", value: secret }] };
   const result = await mcp.callTool({ name: call.name, arguments: args });
   const blocks = (result.content as { type: string; text: string }[]).map((b) => b.text);
-  if (result.structuredContent !== undefined) expect(blocks.at(-1)).toBe(JSON.stringify(result.structuredContent));
+  if (result.structuredContent !== undefined) {
+    expect(blocks.at(-1)).toBe(JSON.stringify(result.structuredContent));
+    expectValid(call.name, result.structuredContent);
+  }
   return stable(JSON.stringify(result));
 }
 
@@ -227,12 +249,14 @@ describe("one masking rule: every tool and command, the key and a secret set to 
   });
 
   it("MCP: every result validates, the data is the neutral key's, and a quoted key or secret is ***", async () => {
-    const baseline = await mcpWith(NEUTRAL_KEY);
+    const baseline = await mcpWith(NEUTRAL_KEY, true);
+    expect(outputValidators.size).toBe(TOOL_CALLS.length);
     const expected = new Map<string, string>();
     for (const call of TOOL_CALLS) expected.set(call.name, await callTool(baseline.mcp, call));
     const deployCall = TOOL_CALLS.find((c) => c.name === "deploy")!;
     const withSecret = await callTool(baseline.mcp, deployCall, "neutral-secret");
-    await baseline.close();
+    // Secrets are per call: one client with the neutral key serves every value as a secret.
+    const neutral = baseline;
     for (const [i, value] of VALUES.entries()) {
       // The value as the key: every tool for an enum value, one in turn for a seed string.
       const asKey = await mcpWith(value);
@@ -243,7 +267,6 @@ describe("one masking rule: every tool and command, the key and a secret set to 
       expectQuoteMasked(JSON.stringify(refused), value, `key ${value} quoted back`);
       await asKey.close();
       // The value as a secret of a deploy: the data is the same, and a quote of it is masked.
-      const neutral = await mcpWith(NEUTRAL_KEY);
       const seen = await callTool(neutral.mcp, deployCall, value);
       expect(seen, `secret ${value}`).toBe(withSecret);
       const quoted = await neutral.mcp.callTool({
@@ -251,8 +274,8 @@ describe("one masking rule: every tool and command, the key and a secret set to 
         arguments: { deployment_id: QUOTING, source_revision_config: { repo_ref: "main" }, secrets: [{ name: "S", value }], wait: false },
       });
       expectQuoteMasked(JSON.stringify(quoted), value, `secret ${value} quoted back`);
-      await neutral.close();
     }
+    await baseline.close();
   }, 60_000);
 
   it("dms: every --json line parses, the output is the neutral key's, and a quoted key or secret is ***", async () => {
