@@ -62,7 +62,9 @@ describe("every command line refuses a bad port by the name it came from", () =>
   it("npm run docs: PORT (exit 2)", async () => {
     const docs = await refused(join(ROOT, "tools/docs/serve.ts"), [], { PORT: "-1" });
     expect(docs.code).toBe(2);
-    expect(docs.stderr).toBe('npm run docs: PORT takes a port number from 0 to 65535 (0 picks a free one), not "-1"\nusage: npm run docs [-- --help]\nenv: PORT (8080), HOST (127.0.0.1)\n');
+    expect(docs.stderr).toBe(
+      'npm run docs: PORT takes a port number from 0 to 65535 (0 picks a free one), not "-1"\nusage: npm run docs [-- --help]\nenv: PORT (8080), HOST (127.0.0.1)\n',
+    );
   });
 
   it("dms mcp --port (exit 2)", async () => {
