@@ -80,7 +80,9 @@ async function runCommand(name: string, args: string[], io: Io): Promise<number>
       return 1;
     }
     const message = io.redactor.quoted(terminalSafe(error.message));
-    io.stderr.write(`dms ${name}: ${message}\nRun "dms ${name} --help" for its flags.\n`);
+    // With the usage line, as every local server says a usage error (src/local-server/listen.ts).
+    const usage = HELP[name]?.split("\n").find((line) => line.startsWith("Usage: "));
+    io.stderr.write(`dms ${name}: ${message}\n${usage ? `${usage}\n` : ""}Run "dms ${name} --help" for its flags.\n`);
     annotateError(io, `dms ${name}`, error.message);
     // With --json the last line on stdout is always a result object.
     if (args.includes("--json")) io.stdout.write(`${JSON.stringify({ event: "result", exit_code: 2, error: { kind: "usage", message } })}\n`);

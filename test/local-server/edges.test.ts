@@ -61,8 +61,7 @@ const SERVERS: LocalServerCase[] = [
     name: "dms mcp --port",
     command: (port, extra = []) => ({ args: [DMS, "mcp", "--port", String(port), ...extra], env: DMS_ENV }),
     badValue: () => ({ args: [DMS, "mcp", "--port", "not-a-port"], env: DMS_ENV }),
-    // dms's usage line: the command and where its flags are.
-    usage: /^Run "dms mcp --help" for its flags\.$/m,
+    usage: /^Usage: dms mcp \[flags\]$/m,
     otherPort: /--port/,
   },
 ];
