@@ -10,10 +10,35 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { listen, serverOptions, type TimeBounds } from "../local-server/listen.js";
 import { createNodeGate, sendAnswer } from "../local-server/node-gate.js";
 import { createMcpServer, type McpServerOptions } from "./server.js";
+import { readMessage, refusal, restoreIds } from "./framing.js";
 import { primeEventStream } from "./sse-events.js";
 
 const MCP_PATH = "/mcp";
 const HOST = "127.0.0.1";
+
+/**
+ * Makes every chunk of the answer write a big integer id back as its digits (framing.ts). The
+ * answer gets shorter then, so a Content-Length the SDK gave is dropped (the answer goes chunked).
+ */
+function restoreIdsInAnswer(res: ServerResponse): void {
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = ((status: number, ...rest: unknown[]) => {
+    res.removeHeader("content-length");
+    const unsized = rest.map((arg) =>
+      typeof arg === "object" && arg !== null && !Array.isArray(arg)
+        ? Object.fromEntries(Object.entries(arg).filter(([name]) => name.toLowerCase() !== "content-length"))
+        : arg,
+    );
+    return writeHead(status, ...unsized);
+  }) as ServerResponse["writeHead"];
+  const restore = (chunk: unknown) =>
+    typeof chunk === "string" ? restoreIds(chunk) : chunk instanceof Uint8Array ? restoreIds(Buffer.from(chunk).toString("utf8")) : chunk;
+  const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  const end = res.end.bind(res) as (chunk?: unknown, ...rest: unknown[]) => ServerResponse;
+  res.write = ((chunk: unknown, ...rest: unknown[]) => write(restore(chunk), ...rest)) as ServerResponse["write"];
+  res.end = ((chunk?: unknown, ...rest: unknown[]) =>
+    typeof chunk === "function" || chunk === undefined ? end(chunk, ...rest) : end(restore(chunk), ...rest)) as ServerResponse["end"];
+}
 
 /** A JSON-RPC error without a request id, for what never reached the protocol. */
 function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string>): void {
@@ -48,13 +73,15 @@ export async function serveHttp(
     if (admitted.method !== "POST") return rpcError(res, 405, -32000, "this server is stateless: POST JSON-RPC messages", { ...admitted.cors, allow: "POST" });
     const body = await gate.readBody(req, res, admitted);
     if (!body.ok) return;
-    let message: unknown;
-    try {
-      message = JSON.parse(new TextDecoder().decode(body.bytes));
-    } catch {
-      return rpcError(res, 400, -32700, "parse error: the body is not JSON", admitted.cors);
+    // The same reading as over stdio (framing.ts): not JSON, a batch or not JSON-RPC is answered here.
+    const reading = readMessage(new TextDecoder().decode(body.bytes));
+    if (!reading.ok) {
+      sendAnswer(res, 400, admitted.cors, refusal(reading), "application/json");
+      return;
     }
+    const { message } = reading;
     for (const [name, value] of Object.entries(admitted.cors)) res.setHeader(name, value);
+    restoreIdsInAnswer(res);
     const server = createMcpServer(options);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     // An SSE answer opens with a priming event and a retry field (sse-events.ts).

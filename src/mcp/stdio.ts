@@ -2,9 +2,10 @@
 // the protocol; the server ends when the client closes stdin. Messages are bounded as over HTTP
 // (1 MiB): a longer line is dropped as it streams in, never held whole, and answered with an
 // error (the SDK's own reader would hold up to 10 MB and then close the session, ending dms mcp).
-import { Transform } from "node:stream";
+import { Transform, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { REQUEST_BOUNDS } from "../gate/bounds.js";
+import { idFromJsonText, readMessage, refusal, restoreIds } from "./framing.js";
 import { createMcpServer, type McpServerOptions } from "./server.js";
 
 /** The most bytes one message (a line) may have: the same bound as a request body over HTTP. */
@@ -12,7 +13,7 @@ const MAX_MESSAGE_BYTES = REQUEST_BOUNDS.maxBodyBytes;
 
 /** How much of a dropped line's start and end is kept to find its id. */
 const EDGE_BYTES = 256;
-const ID = String.raw`"id"\s*:\s*(-?\d{1,15}|"(?:[^"\\]|\\.){0,200}")`;
+const ID = String.raw`"id"\s*:\s*(-?\d{1,200}|"(?:[^"\\]|\\.){0,200}")`;
 /** The id as a top-level member at the start of a message or at its end (the SDK's client writes it last). */
 const ID_AT_START = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?${ID}`);
 const ID_AT_END = new RegExp(String.raw`${ID}\s*\}\s*$`);
@@ -20,20 +21,19 @@ const ID_AT_END = new RegExp(String.raw`${ID}\s*\}\s*$`);
 /** The request id of a message seen only by its ends, or null when it cannot be told. */
 export function idOfEdges(head: string, tail: string): string | number | null {
   const found = ID_AT_START.exec(head) ?? ID_AT_END.exec(tail);
-  if (!found) return null;
-  try {
-    const id: unknown = JSON.parse(found[1]!);
-    return typeof id === "number" || typeof id === "string" ? id : null;
-  } catch {
-    return null;
-  }
+  return found ? idFromJsonText(found[1]!) : null;
 }
 
 /**
  * Passes stdin's lines of at most `maxBytes` bytes through whole; a longer line is dropped while it
  * streams (only its first and last bytes are kept) and reported with the id it carried, if any.
  */
-export function boundedLines(maxBytes: number, tooLarge: (id: string | number | null) => void): Transform {
+export function boundedLines(
+  maxBytes: number,
+  tooLarge: (id: string | number | null) => void,
+  /** What to pass on for a whole line (a message, or undefined to pass nothing); by default the line itself. */
+  onLine: (line: Buffer) => Buffer | undefined = (line) => line,
+): Transform {
   let pending: Buffer[] = [];
   let size = 0;
   let dropping = false;
@@ -66,7 +66,8 @@ export function boundedLines(maxBytes: number, tooLarge: (id: string | number | 
             head = "";
             tail = Buffer.alloc(0);
           } else {
-            this.push(Buffer.concat(pending));
+            const passed = onLine(Buffer.concat(pending));
+            if (passed) this.push(passed);
             pending = [];
             size = 0;
           }
@@ -78,17 +79,48 @@ export function boundedLines(maxBytes: number, tooLarge: (id: string | number | 
   });
 }
 
+/**
+ * Each line checked as one JSON-RPC message (framing.ts): a message the SDK would drop unanswered
+ * (not JSON, a batch, not JSON-RPC) is answered here with its error, and passes no further; a blank
+ * line is no message and is skipped. The rest goes on as JSON, a big integer id carried as a string.
+ */
+function checkedLine(answer: (text: string) => void): (line: Buffer) => Buffer | undefined {
+  return (line) => {
+    const text = line.toString("utf8");
+    if (text.trim() === "") return undefined;
+    const reading = readMessage(text);
+    if (!reading.ok) {
+      answer(refusal(reading));
+      return undefined;
+    }
+    return Buffer.from(`${JSON.stringify(reading.message)}\n`);
+  };
+}
+
 /** Serves until stdin ends; resolves once connected. */
 export async function serveStdio(options: McpServerOptions & { log?: (line: string) => void }): Promise<{ close(): Promise<void> }> {
   const { log, ...serverOptions } = options;
   const server = createMcpServer(serverOptions);
-  const input = boundedLines(MAX_MESSAGE_BYTES, (id) => {
-    const message = `a message larger than ${MAX_MESSAGE_BYTES} bytes (1 MiB) was dropped unread: this server reads messages up to that size`;
-    process.stdout.write(`${JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32600, message } })}\n`);
-    log?.(`dms mcp: ${message}`);
+  // Everything written goes through here, the SDK's answers and this file's own, so that a big id
+  // is written back as its digits and lines never interleave.
+  const output = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      if (process.stdout.write(restoreIds(chunk.toString()))) done();
+      else process.stdout.once("drain", () => done());
+    },
   });
+  const answer = (text: string) => output.write(`${text}\n`);
+  const input = boundedLines(
+    MAX_MESSAGE_BYTES,
+    (id) => {
+      const message = `a message larger than ${MAX_MESSAGE_BYTES} bytes (1 MiB) was dropped unread: this server reads messages up to that size`;
+      answer(refusal({ ok: false, code: -32600, message, id }));
+      log?.(`dms mcp: ${message}`);
+    },
+    checkedLine(answer),
+  );
   process.stdin.pipe(input);
-  const transport = new StdioServerTransport(input, process.stdout);
+  const transport = new StdioServerTransport(input, output);
   await server.connect(transport);
   // The client closing stdin is the end of the session: in-flight calls are aborted with it.
   process.stdin.once("end", () => void server.close());

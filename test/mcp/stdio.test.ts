@@ -90,7 +90,7 @@ describe("dms mcp starting and ending", () => {
     expect(result.stdout).toBe("");
   });
 
-  it("lines that are not JSON-RPC are passed over, and the next request is answered", async () => {
+  it("lines that are not JSON-RPC are answered with their error (framing.test.ts has the table), and the next request is answered", async () => {
     const run = startDms(["mcp"], { DMS_BASE_URL: sim.url, DMS_API_KEY: KEY });
     run.child.stdin.write('not json\n{"jsonrpc": "2.0"}\n[1, 2, 3]\n{"jsonrpc":"2.0","id":"x","method":"no/such"}\n');
     run.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: INITIALIZE })}\n`);
@@ -100,6 +100,7 @@ describe("dms mcp starting and ending", () => {
     expect(result.code).toBe(0);
     const answers = jsonLines(result.stdout);
     expect(answers).toContainEqual(expect.objectContaining({ id: "x", error: expect.objectContaining({ code: -32601 }) }));
+    expect(answers.filter((a) => a.id === null).map((a) => a.error.code)).toEqual([-32700, -32600, -32600]);
     expect(answers).toContainEqual(expect.objectContaining({ id: 1, result: expect.objectContaining({ serverInfo: expect.any(Object) }) }));
   });
 
