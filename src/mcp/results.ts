@@ -44,6 +44,69 @@ export function declinedResult(tool: string, plan: ChangePlan): ToolResult {
   );
 }
 
+/**
+ * The most bytes one tool result may have as JSON, its structured data and its text together: 1 MiB,
+ * the bound on a message coming in. The SDK's client closes the session past 10 MB; an upstream
+ * answer of a few megabytes would otherwise be sent twice over (as data and as its JSON text).
+ */
+export const MAX_RESULT_BYTES = 1024 * 1024;
+
+const byteSize = (value: unknown): number => new TextEncoder().encode(JSON.stringify(value)).byteLength;
+
+/**
+ * A result within `maxBytes`. A list (the data's first array member) is cut to the items that fit,
+ * with a note saying how to read the rest (a paged list's `offset` then names the first item left
+ * out); any other data keeps its structured form and drops its text copy, with a note; data too
+ * large even alone is not sent, and the error says how to read it.
+ */
+export function boundedResult(tool: string, result: ToolResult, maxBytes = MAX_RESULT_BYTES): ToolResult {
+  const total = byteSize(result);
+  const data = result.structuredContent;
+  if (total <= maxBytes || data === undefined) return result;
+  const json = JSON.stringify(data);
+  const words = result.content.filter((block) => block.text !== json).map((block) => block.text);
+  const options = (summary: string) => ({ summary: [...words, summary].join("\n"), ...(result.isError ? { isError: true } : {}) });
+  const cap = `to stay under ${maxBytes} bytes, the cap on a result`;
+  const listKey = Object.keys(data).find((key) => Array.isArray(data[key]));
+  if (listKey !== undefined) {
+    const items = data[listKey] as unknown[];
+    const paged = typeof data.offset === "number";
+    const cut = (kept: number): ToolResult => {
+      const next = paged ? { offset: (data.offset as number) - (items.length - kept) } : {};
+      const how = paged
+        ? `call ${tool} again with offset ${next.offset} (a smaller limit keeps each answer under the cap) to read the rest`
+        : "the rest cannot be paged here: read it with dms or the API";
+      return dataResult(
+        { ...data, [listKey]: items.slice(0, kept), ...next },
+        options(`${tool}: cut to the first ${kept} of ${items.length} items ${cap}; ${how}.`),
+      );
+    };
+    // The most items that fit, found by halving.
+    let low = 0;
+    let high = items.length - 1;
+    while (low < high) {
+      const mid = Math.ceil((low + high) / 2);
+      if (byteSize(cut(mid)) <= maxBytes) low = mid;
+      else high = mid - 1;
+    }
+    const answer = cut(low);
+    if (byteSize(answer) <= maxBytes) return answer;
+  }
+  const dataOnly: ToolResult = {
+    content: [...words, `${tool}: the answer is ${json.length} characters of JSON; its text copy is left out ${cap}: read structuredContent.`].map((text) => ({
+      type: "text" as const,
+      text,
+    })),
+    structuredContent: data,
+    ...(result.isError ? { isError: true } : {}),
+  };
+  if (byteSize(dataOnly) <= maxBytes) return dataOnly;
+  return errorResult(
+    `${tool}: the answer is ${total} bytes, over the ${maxBytes}-byte cap on a result, so it is not sent: read it with dms or the API (the same call), ` +
+      "or narrow it with the tool's arguments.",
+  );
+}
+
 export function errorResult(text: string): ToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }

@@ -10,7 +10,7 @@ import { planLines } from "../client/plan.js";
 import { DEFAULT_WAIT } from "../client/wait-for-revision.js";
 import { openApiDocument } from "../shared/document.js";
 import { Masker } from "../shared/mask.js";
-import { failureResult, type ToolResult } from "./results.js";
+import { boundedResult, failureResult, type ToolResult } from "./results.js";
 import type { ToolContext } from "./tool.js";
 import { toolsFor } from "./tools.js";
 
@@ -166,7 +166,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     }
     await sent;
     try {
-      return maskedResult(result, masker);
+      return boundedResult(name, maskedResult(result, masker));
     } catch (error) {
       // An answer nested too deep to walk: the call still gets an answer.
       return failureResult(name, masker.error(error));
