@@ -9,7 +9,7 @@
 //
 //   node tools/release/action-build.ts [--no-commit] [--out DIR]
 // --no-commit builds without committing (the tests build into a temporary checkout with --out).
-// Without it the script refuses a working tree with changes, builds, and commits the two files as
+// Without it the script refuses a working tree with changes to tracked files, builds, and commits the two files as
 // "Release <version>: the Action's dms build".
 // Exit codes: 0 built (and committed); 1 the build or the commit failed; 2 usage error.
 import { execFileSync } from "node:child_process";
@@ -104,7 +104,8 @@ if (import.meta.main) {
     console.error("release:action: --out builds elsewhere than the checkout; give --no-commit with it");
     process.exit(2);
   }
-  if (commit && git(["status", "--porcelain"]).trim() !== "") {
+  // Changes to tracked files only: the release commit takes the two build files by name, nothing else.
+  if (commit && git(["status", "--porcelain", "--untracked-files=no"]).trim() !== "") {
     console.error("release:action: the working tree has changes; commit the release (version and CHANGELOG) first, then build");
     process.exit(1);
   }
