@@ -58,7 +58,7 @@ describe("every message answered", () => {
       for (const c of CASES) {
         const seen = stdout.length;
         run.child.stdin.write(`${c.line}\n`);
-        await expect.poll(() => stdout.slice(seen).includes("\n"), c.name).toBe(true);
+        await expect.poll(() => stdout.slice(seen).includes("\n"), { message: c.name }).toBe(true);
         const lines = stdout
           .slice(seen)
           .split("\n")
