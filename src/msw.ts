@@ -3,6 +3,11 @@
 // Storybook. msw is an optional peer dependency: only this entry imports it, never the client.
 import { http, type HttpHandler } from "msw";
 import { checkHttpUrl } from "./client/option-checks.js";
+import { openApiDocument } from "./shared/document.js";
+import { ERROR_SHAPES, type ErrorShape } from "./shared/problems.js";
+import { inServiceShape, PROBLEM_JSON } from "./simulator/core/reply.js";
+import { isControlPath, parameterPlaces } from "./simulator/core/router.js";
+import { describeOperations } from "./simulator/core/validate.js";
 
 /** What the handlers need from a simulator: `createSimulator()` from "deployment-management-api/simulator" has it. */
 export interface FetchingSimulator {
@@ -16,6 +21,12 @@ export interface SimulatorHandlerOptions {
    * simulator sees a request, since the simulator routes `/v2/...` and `/_simulator/...`.
    */
   baseUrl: string;
+  /**
+   * "service": error answers in the service's own FastAPI shapes (`{"detail": "…"}`, a 422's
+   * `{"detail": [{loc, msg, type}]}`, application/json), as `createSimulator({ errors: "service" })`
+   * answers them; default "problem" (application/problem+json). The control API keeps problem+json.
+   */
+  errors?: ErrorShape;
 }
 
 /**
@@ -23,11 +34,29 @@ export interface SimulatorHandlerOptions {
  * simulator's state carries from request to request, and what it does not know it answers with
  * problem+json, as the service would.
  */
-export function simulatorHandlers(sim: FetchingSimulator, { baseUrl }: SimulatorHandlerOptions): HttpHandler[] {
+export function simulatorHandlers(sim: FetchingSimulator, { baseUrl, errors = "problem" }: SimulatorHandlerOptions): HttpHandler[] {
   if (typeof sim?.fetch !== "function") throw new TypeError("simulatorHandlers: sim must be a simulator with a fetch method, such as createSimulator()");
   const base = checkHttpUrl("simulatorHandlers", "baseUrl", baseUrl).replace(/\/+$/, "");
+  if (!ERROR_SHAPES.includes(errors)) throw new TypeError(`simulatorHandlers: errors must be "problem" or "service", not ${JSON.stringify(errors)}`);
   const prefix = new URL(base).pathname.replace(/\/+$/, "");
-  return [http.all(`${base}/*`, async ({ request }) => sim.fetch(prefix ? await withoutPrefix(request, prefix) : request))];
+  return [
+    http.all(`${base}/*`, async ({ request }) => {
+      const forwarded = prefix ? await withoutPrefix(request, prefix) : request;
+      const response = await sim.fetch(forwarded);
+      return errors === "service" ? inServiceShapeResponse(response, new URL(forwarded.url).pathname) : response;
+    }),
+  ];
+}
+
+let places: ((name: string) => string | undefined) | undefined;
+/** A problem+json answer in the service's shape (the simulator's own conversion, src/simulator/core/reply.ts); any other answer as it is. */
+async function inServiceShapeResponse(response: Response, path: string): Promise<Response> {
+  if (isControlPath(path) || !(response.headers.get("content-type") ?? "").startsWith(PROBLEM_JSON)) return response;
+  places ??= parameterPlaces(describeOperations(openApiDocument));
+  const reply = inServiceShape({ status: response.status, contentType: PROBLEM_JSON, body: await response.json() }, places);
+  const headers = new Headers(response.headers);
+  headers.set("content-type", "application/json");
+  return new Response(JSON.stringify(reply.body), { status: response.status, statusText: response.statusText, headers });
 }
 
 /** The same request with the base URL's path taken off the front of its path. */

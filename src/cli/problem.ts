@@ -2,6 +2,7 @@
 // (status, title, detail, each field error), or the reason a server could not be reached.
 import { PatchOutcomeUnknownError } from "../client/deploy-revision.js";
 import { ApiError } from "../client/errors.js";
+import { isWorkspaceRequired, workspaceAdvice } from "../shared/problems.js";
 import { RedirectError } from "../client/redirects.js";
 import { RequestTimeoutError } from "../client/timeout.js";
 import { patchMayHaveBeenApplied } from "../shared/unknown-outcome.js";
@@ -31,9 +32,11 @@ export function describeError(error: unknown, baseUrl: string): DescribedError {
       where: field.parameter ?? (field.pointer ? field.pointer : "(body)"),
       detail: `${field.detail ?? ""}${field.code ? ` [${field.code}]` : ""}`,
     }));
+    // An organisation key without a workspace: say how dms names one.
+    const advice = isWorkspaceRequired(error.status, error.detail) ? [`  ${workspaceAdvice("--tenant-id (or DMS_TENANT_ID)")}`] : [];
     return {
       summary: `${error.method} ${error.path} answered ${error.status}${head ? ` ${head}` : ""}`,
-      details: fields.map((f) => `  ${f.where}: ${f.detail}`),
+      details: [...fields.map((f) => `  ${f.where}: ${f.detail}`), ...advice],
       json: {
         kind: "api_error",
         status: error.status,
@@ -43,6 +46,7 @@ export function describeError(error: unknown, baseUrl: string): DescribedError {
         ...(error.title !== undefined ? { title: error.title } : {}),
         ...(error.detail !== undefined ? { detail: error.detail } : {}),
         errors: error.errors,
+        ...(advice.length > 0 ? { hint: advice[0]!.trim() } : {}),
       },
     };
   }

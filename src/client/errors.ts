@@ -3,6 +3,7 @@
 // its data or throws an ApiError.
 import type { ProblemKind } from "../../generated/constants.js";
 import { readProblem } from "./problem-details.js";
+import { isWorkspaceRequired, workspaceAdvice } from "../shared/problems.js";
 import type { Problem, ProblemFieldError } from "../shared/types.js";
 
 export interface RequestLine {
@@ -42,8 +43,12 @@ function where(error: ProblemFieldError): string {
 
 function describe(error: ApiError): string {
   const fields = error.errors.map((e) => `${where(e)} ${e.detail}${e.code ? ` [${e.code}]` : ""}`).join("; ");
-  return `${error.method} ${error.path} failed with ${error.status} (${error.title}): ${error.detail}${fields ? ` - ${fields}` : ""}`;
+  const hint = error.hint ? ` (${error.hint})` : "";
+  return `${error.method} ${error.path} failed with ${error.status} (${error.title}): ${error.detail}${fields ? ` - ${fields}` : ""}${hint}`;
 }
+
+/** The client's own words for the service's answer to an organisation key without a workspace. */
+export const WORKSPACE_HINT = workspaceAdvice("the client's tenantId option");
 
 /**
  * An error response of the Deployment Management Service, read whatever its shape: problem+json,
@@ -69,6 +74,11 @@ export class ApiError extends Error {
   readonly instance: string | undefined;
   /** One entry per rejected field: `pointer` into the body or the `parameter` name, `detail`, and `code` when the server gave one. */
   readonly errors: ProblemFieldError[];
+  /**
+   * What to do about it, when the client knows: for the service's 403 to an organisation-scoped API
+   * key sent without a workspace ("requires workspace specification"), set the `tenantId` option.
+   */
+  readonly hint: string | undefined;
   /** The response body when it was problem details (a JSON object), as the server sent it. */
   declare readonly problem: Problem | undefined;
   /** The response body as received: parsed JSON, else the text. */
@@ -92,6 +102,7 @@ export class ApiError extends Error {
     this.detail = options.detail ?? read.detail;
     this.instance = read.instance;
     this.errors = read.errors;
+    this.hint = isWorkspaceRequired(this.status, this.detail) ? WORKSPACE_HINT : undefined;
     // Not enumerable, so that printing the error (node lists an uncaught error's own enumerable
     // fields) shows the error, not a Response and the raw body.
     Object.defineProperty(this, "problem", { value: read.problem, enumerable: false });

@@ -2,6 +2,7 @@
 // result (isError) an agent can act on: the field and what was wrong with it, in the problem
 // details' words. Nothing here throws: every failure becomes a result, so that no call can take the
 // server down or leave a request unanswered.
+import { isWorkspaceRequired, workspaceAdvice } from "../shared/problems.js";
 import { NoRevisionCreatedError, PatchOutcomeUnknownError } from "../client/deploy-revision.js";
 import { ApiError } from "../client/errors.js";
 import { type ChangePlan, planLines } from "../client/plan.js";
@@ -128,7 +129,10 @@ function apiErrorText(tool: string, error: ApiError): string {
     const where = field.parameter ?? fieldOfPointer(field.pointer ?? "");
     lines.push(`- ${where}: ${field.detail}`);
   }
-  if (error.status === 401 || error.status === 403)
+  // An organisation key without a workspace: the server is started with the tenant (dms mcp reads DMS_TENANT_ID).
+  if (isWorkspaceRequired(error.status, error.detail))
+    lines.push(`${workspaceAdvice("DMS_TENANT_ID (or --tenant-id) where this MCP server is started")}: this cannot be fixed by changing the arguments.`);
+  else if (error.status === 401 || error.status === 403)
     lines.push("The API key or tenant of this server is not accepted: this cannot be fixed by changing the arguments.");
   else if (error.status === 429 || error.status >= 500) lines.push("The service is busy or failing; trying again later may work.");
   return lines.join("\n");

@@ -3,6 +3,7 @@
 // notification, and stop when the call is cancelled. A revision that ends in a failure state is an
 // answer, not a protocol error: the result carries the revision and says which state it ended in,
 // with isError set so that an agent does not take a failed deploy for a done one.
+import { sourceRuleLines } from "../shared/source-rules.js";
 import { patchForRevision } from "../client/deploy-revision.js";
 import { planDeploy } from "../client/plan.js";
 import { isTerminalRevisionStatus, RevisionWaitTimeoutError, waitForRevision } from "../client/wait-for-revision.js";
@@ -136,10 +137,7 @@ async function currentRevision(context: ToolContext, deploymentId: string, revis
 }
 
 /** deploy's and rollback's dry_run. */
-export const dryRunArgument = booleanArgument(
-  "true: send nothing and answer the plan: the PATCH that would be sent, the revision it would replace and the source it would run.",
-  false,
-);
+export const dryRunArgument = booleanArgument("true: send nothing; answer the plan (the PATCH, the revision it replaces, the source it runs).", false);
 
 const deployArgs = {
   operationId: "patchDeployment",
@@ -161,6 +159,14 @@ export function changeSchema(extra: Record<string, JsonSchema> = {}): JsonSchema
   };
 }
 
+/**
+ * The source table (src/shared/source-rules.ts) in the tools' words: which fields each deployment
+ * source takes. A field it does not take is refused before anything is sent.
+ */
+export const SOURCE_RULE_SENTENCE =
+  "Which fields apply depends on the deployment's source (a field set to a value the source does not take is refused and " +
+  `nothing is sent; null is always accepted): ${sourceRuleLines().join(" | ")}.`;
+
 export const deploy: ToolDefinition = {
   name: "deploy",
   title: "Deploy a revision",
@@ -170,9 +176,8 @@ export const deploy: ToolDefinition = {
     "revision that patch created, reporting each state as progress. secrets REPLACE all of the deployment's secrets: send every " +
     "one it needs. source_config may go along (it changes the deployment in place). Answers the revision in its final state " +
     "(isError when it ended CREATE_FAILED, BUILD_FAILED, DEPLOY_FAILED, SKIPPED or INTERRUPTED) and the patched deployment. " +
-    "Not idempotent: each call builds a new revision, and the one in progress before it ends INTERRUPTED. dry_run: true sends " +
-    "nothing and answers the plan (the PATCH, the revision it would replace, the source it would run). Where the client supports " +
-    "it, the user is asked to confirm before anything is sent.",
+    "Not idempotent: each call builds a new revision, and the one in progress before it ends INTERRUPTED. dry_run: true answers " +
+    `the plan and sends nothing; the user may be asked to confirm first. ${SOURCE_RULE_SENTENCE}`,
   inputSchema: inputSchema(deployArgs),
   outputSchema: changeSchema(),
   annotations: writeHints({ destructive: true, idempotent: false }),

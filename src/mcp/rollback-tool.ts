@@ -29,9 +29,9 @@ export const rollback: ToolDefinition = {
     "revision older than the active one; a repository revision is pinned to the commit it was built from). It creates a new " +
     "revision and, by default, waits for it like deploy, reporting each state as progress. Answers the new revision " +
     "(isError unless DEPLOYED), the deployment, and target_revision_id. Use list_revisions to pick a target. Calling it twice " +
-    "without revision_id goes back and forth between two revisions. dry_run: true sends nothing and answers the plan (the " +
-    "target, the PATCH, the revision it would replace, the source it would run). Where the client supports it, the user is asked " +
-    "to confirm before anything is sent.",
+    "without revision_id goes back and forth between two revisions. dry_run: true answers the plan (with the target) and sends " +
+    "nothing; the user may be asked to confirm first. A target revision whose fields the deployment's source no longer takes is refused " +
+    "before anything is sent.",
   inputSchema: inputSchema(args),
   outputSchema: changeSchema({ target_revision_id: { type: "string" } }),
   annotations: writeHints({ destructive: true, idempotent: false }),

@@ -13,7 +13,8 @@ import { mkdir } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { Plugin, PreviewServer, ViteDevServer } from "vite";
 import { createNodeGate, type NodeGate } from "../local-server/node-gate.js";
-import { checkSimulatorOptions, type SimulatorFault, type SimulatorLatency } from "../simulator/core/options.js";
+import { checkSimulatorOptions, type KeyScope, type SimulatorApiKey, type SimulatorFault, type SimulatorLatency } from "../simulator/core/options.js";
+import type { ErrorShape } from "../shared/problems.js";
 import type { Router } from "../simulator/core/router.js";
 import { problem } from "../simulator/core/reply.js";
 import { createSimulator, type Simulator } from "../simulator/core/simulator.js";
@@ -30,8 +31,16 @@ export interface SimulatorPluginOptions {
   seedDeployments?: number;
   /** Keep the state in this file (relative to Vite's `root`), so it also survives stopping `vite dev`; default memory only. */
   state?: string;
-  /** Accepted X-Api-Key values; by default any non-empty key. */
-  apiKeys?: readonly string[];
+  /** Accepted X-Api-Key values (each a string, or `{ key, scope }`); by default any non-empty key. */
+  apiKeys?: readonly (string | SimulatorApiKey)[];
+  /** The scope of keys given as strings, or of any key without apiKeys: "any" (default), "organization" (X-Tenant-Id required) or `{ tenantId }`. */
+  keyScope?: KeyScope;
+  /**
+   * "problem" (default): errors as application/problem+json. "service": in the service's own shapes
+   * (`{"detail": "…"}`, a 422's `{"detail": [{loc, msg, type}]}`), so the app meets in development
+   * the error bodies it will meet in production.
+   */
+  errors?: ErrorShape;
   /**
    * The X-Api-Key the plugin adds to a request that comes without one, as a same-origin proxy in front
    * of the service adds the real key: the app's client then needs no `apiKey`, and no key is bundled
@@ -95,7 +104,16 @@ export function simulatorPlugin(options: SimulatorPluginOptions = {}): Simulator
   const stateFile = () => (options.state === undefined ? undefined : isAbsolute(options.state) ? options.state : resolve(root, options.state));
   // One simulator per prefix and state file; the same options find the same simulator again.
   const key = () => JSON.stringify([prefix, stateFile() ?? null]);
-  const signature = () => JSON.stringify([stepSeconds ?? null, seedDeployments ?? null, apiKeys ?? null, options.latency ?? null, options.faults ?? null]);
+  const signature = () =>
+    JSON.stringify([
+      stepSeconds ?? null,
+      seedDeployments ?? null,
+      apiKeys ?? null,
+      options.latency ?? null,
+      options.faults ?? null,
+      options.keyScope ?? null,
+      options.errors ?? null,
+    ]);
 
   async function simulator(): Promise<Simulator> {
     const found = registry.get(key());
@@ -113,6 +131,8 @@ export function simulatorPlugin(options: SimulatorPluginOptions = {}): Simulator
         ...(stepSeconds !== undefined ? { stepSeconds } : {}),
         ...(seedDeployments !== undefined ? { seedDeployments } : {}),
         ...(apiKeys ? { apiKeys } : {}),
+        ...(options.keyScope !== undefined ? { keyScope: options.keyScope } : {}),
+        ...(options.errors !== undefined ? { errors: options.errors } : {}),
         ...(options.latency !== undefined ? { latency: options.latency } : {}),
         ...(options.faults !== undefined ? { faults: options.faults } : {}),
         ...(persistence ? { persistence } : {}),

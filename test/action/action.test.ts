@@ -215,7 +215,7 @@ describe.concurrent("action.yml", () => {
     const id: string = candidates.find((d) => d.active_revision_id !== null)!.id;
     await sim.failNext(id, "BUILD_FAILED");
     const source: string = candidates.find((d) => d.id === id)!.source;
-    const input =
+    const input: Record<string, string> =
       source === "scm_host"
         ? { ref: "broken" }
         : source === "internal_source"

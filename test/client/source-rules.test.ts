@@ -22,7 +22,7 @@ function recordingClient(answer: (request: Request) => Promise<Response>) {
   const client = createDeploymentsClient({
     baseUrl: BASE,
     apiKey: "k",
-    retries: 0,
+    retry: { retries: 0 },
     fetch: (request) => {
       methods.push(request.method);
       return answer(request);

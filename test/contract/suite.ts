@@ -181,7 +181,7 @@ export function buildRequest(
 ): { url: string; init: RequestInit & { method: string; headers: Headers } } {
   const fitted = c.operationId === "patchDeployment" && c.body ? deploymentFitting(c.body.text, ids) : undefined;
   const path = c.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
-    encodeURIComponent(c.pathValues[name] ?? (name === "deployment_id" ? fitted : undefined) ?? ids[idKeyFor(c.path, name)]),
+    encodeURIComponent(c.pathValues[name] ?? (name === "deployment_id" ? fitted : undefined) ?? ids[idKeyFor(c.path, name)]!),
   );
   const url = new URL((target.baseUrl ?? IN_PROCESS_ORIGIN).replace(/\/+$/, "") + path);
   for (const [name, value] of c.query) url.searchParams.append(name, value);

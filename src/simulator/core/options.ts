@@ -3,7 +3,9 @@
 // wherever it is given, in the words of the entry it was given to. An entry checks only what is its
 // own besides (a port, a prefix). The error names the option in a field, so an entry can say it
 // its own way (the CLI names the flag) without reading the message. No Node imports.
+import { checkTenantHeader } from "../../gate/tenant.js";
 import { apiKeyProblem } from "../../shared/header-value.js";
+import { ERROR_SHAPES, type ErrorShape } from "../../shared/problems.js";
 import { openApiDocument } from "../../shared/document.js";
 import { type FaultKind, type FaultRule, Faults, type Latency, MAX_PENDING_FAULTS } from "./faults.js";
 import { describeOperations } from "./validate.js";
@@ -23,11 +25,29 @@ export interface SimulatorFault {
   retryAfterSeconds?: number;
 }
 
+/**
+ * What an API key may act on, as the service scopes its keys: `"any"` (the simulator's default: any
+ * tenant, all of them when no X-Tenant-Id is sent), `"organization"` (every request must name its
+ * workspace in X-Tenant-Id, else 403 as the service answers), or one workspace (`{ tenantId }`:
+ * requests act in it, and naming another is 403).
+ */
+export type KeyScope = "any" | "organization" | { tenantId: string };
+
+/** An accepted X-Api-Key with its scope. */
+export interface SimulatorApiKey {
+  key: string;
+  scope: KeyScope;
+}
+
 /** The options the simulator itself takes, whichever entry they are given to. */
 export interface SimulatorOptionValues {
   stepSeconds?: number | undefined;
   seedDeployments?: number | undefined;
-  apiKeys?: readonly string[] | undefined;
+  apiKeys?: readonly (string | SimulatorApiKey)[] | undefined;
+  /** The scope of every key given as a string (and of any key when `apiKeys` is not given); default "any". */
+  keyScope?: KeyScope | undefined;
+  /** "problem" (the default): errors as application/problem+json; "service": in the service's own FastAPI shapes. */
+  errors?: ErrorShape | undefined;
   now?: (() => number) | undefined;
   latency?: SimulatorLatency | undefined;
   faults?: readonly SimulatorFault[] | undefined;
@@ -35,6 +55,10 @@ export interface SimulatorOptionValues {
 
 /** The options as the core uses them: defaults applied, latency and faults in the control API's form. */
 export interface CheckedSimulatorOptions {
+  /** Accepted keys and their scopes; undefined accepts any non-empty key, with `keyScope`. */
+  apiKeys: readonly SimulatorApiKey[] | undefined;
+  keyScope: KeyScope;
+  errors: ErrorShape;
   stepSeconds: number | undefined;
   seedDeployments: number | undefined;
   latency: Latency;
@@ -63,13 +87,19 @@ export function checkSimulatorOptions(options: SimulatorOptionValues, entry = "c
   const stepSeconds = nonNegative(options.stepSeconds, "stepSeconds", refuse);
   const seedDeployments = nonNegative(options.seedDeployments, "seedDeployments", refuse);
   if (options.now !== undefined && typeof options.now !== "function") throw refuse("now", "must be a function returning milliseconds.");
+  const keyScope = options.keyScope === undefined ? "any" : checkScope(options.keyScope, "keyScope", refuse);
   const apiKeys = options.apiKeys;
-  if (apiKeys !== undefined && !Array.isArray(apiKeys)) throw refuse("apiKeys", "must be an array of non-empty strings.");
-  apiKeys?.forEach((key, i) => {
+  if (apiKeys !== undefined && !Array.isArray(apiKeys)) throw refuse("apiKeys", "must be an array of non-empty strings or { key, scope } objects.");
+  const checkedKeys = apiKeys?.map((given, i): SimulatorApiKey => {
+    const isObject = typeof given === "object" && given !== null;
+    const key = isObject ? (given as SimulatorApiKey).key : given;
     // A key no client can send as X-Api-Key (a line break, a character above U+00FF) would never match.
     const problem = apiKeyProblem(key);
-    if (problem) throw refuse(`apiKeys[${i}]`, `${problem}.`, i);
+    if (problem) throw refuse(isObject ? `apiKeys[${i}].key` : `apiKeys[${i}]`, `${problem}.`, i);
+    return { key, scope: isObject ? checkScope((given as SimulatorApiKey).scope, `apiKeys[${i}].scope`, refuse, i) : keyScope };
   });
+  const errors = options.errors ?? "problem";
+  if (!ERROR_SHAPES.includes(errors)) throw refuse("errors", `must be ${ERROR_SHAPES.map((e) => `"${e}"`).join(" or ")}, not ${JSON.stringify(errors)}.`);
   // Latency and faults are checked by the control API's own rules, so an option and a control call agree.
   const rules = faultRules();
   const faults = options.faults;
@@ -87,7 +117,17 @@ export function checkSimulatorOptions(options: SimulatorOptionValues, entry = "c
     if ("errors" in checked) throw refuse(`faults[${i}]`, `${optionErrors(checked.errors)}.`, i);
     return checked.rule;
   });
-  return { stepSeconds, seedDeployments, latency, faults: checkedFaults };
+  return { apiKeys: checkedKeys, keyScope, errors, stepSeconds, seedDeployments, latency, faults: checkedFaults };
+}
+
+/** A key scope: "any", "organization" or { tenantId: a UUID }. */
+function checkScope(scope: unknown, option: string, refuse: (option: string, reason: string, index?: number) => Error, index?: number): KeyScope {
+  if (scope === "any" || scope === "organization") return scope;
+  if (typeof scope === "object" && scope !== null && typeof (scope as { tenantId?: unknown }).tenantId === "string") {
+    const tenantId = (scope as { tenantId: string }).tenantId;
+    if (!checkTenantHeader(tenantId)) return { tenantId: tenantId.toLowerCase() };
+  }
+  throw refuse(option, `must be "any", "organization" or { tenantId: a workspace id (a UUID) }, not ${JSON.stringify(scope) ?? String(scope)}.`, index);
 }
 
 function nonNegative(value: unknown, option: string, refuse: (option: string, reason: string) => Error): number | undefined {

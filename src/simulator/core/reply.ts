@@ -1,7 +1,8 @@
 // What the core answers, before any transport turns it into bytes: a status, and either a value to
 // serialize or JSON text that is already serialized (cached answers). Problems follow the document's
 // problem types (src/shared/problems.ts), so every server of this package answers a mistake alike.
-import { problemDetails, type ProblemKind } from "../../shared/problems.js";
+import { problemDetails, type ProblemKind, serviceErrorBody } from "../../shared/problems.js";
+import type { ProblemFieldError } from "../../shared/types.js";
 import type { FieldError } from "./validate.js";
 
 export interface Reply {
@@ -33,4 +34,15 @@ export function problem(kind: ProblemKind, detail: string, instance: string, err
 /** The answer's body as text or UTF-8 bytes (empty for no body). */
 export function replyBody(reply: Reply): string | Uint8Array {
   return reply.text ?? (reply.body === undefined ? "" : JSON.stringify(reply.body));
+}
+
+/**
+ * A problem reply in the service's own shape (FastAPI's `{"detail": …}`, application/json), with
+ * the same status and headers; any other reply as it is. `where` says where a parameter is sent
+ * (query, path, header), for a field error's `loc`.
+ */
+export function inServiceShape(reply: Reply, where: (parameter: string) => string | undefined): Reply {
+  if (reply.contentType !== PROBLEM_JSON || typeof reply.body !== "object" || reply.body === null) return reply;
+  const body = serviceErrorBody(reply.body as { status?: number; detail?: string; errors?: ProblemFieldError[] }, where);
+  return { ...reply, contentType: "application/json", body };
 }

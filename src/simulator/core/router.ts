@@ -17,11 +17,12 @@ import {
 } from "../../gate/gate.js";
 import { isJsonContentType } from "../../gate/policy.js";
 import { checkTenantHeader } from "../../gate/tenant.js";
-import { invalidFieldsDetail } from "../../shared/problems.js";
+import { type ErrorShape, invalidFieldsDetail, WORKSPACE_REQUIRED_DETAIL } from "../../shared/problems.js";
+import type { KeyScope, SimulatorApiKey } from "./options.js";
 import { checkJsonBounds, REQUEST_BOUNDS } from "../../gate/bounds.js";
 import { type ControlActions, findControlAction } from "./control.js";
 import type { Faults } from "./faults.js";
-import { PROBLEM_JSON, problem, type Reply } from "./reply.js";
+import { inServiceShape, PROBLEM_JSON, problem, type Reply } from "./reply.js";
 import type { OperationId, RoutedAnswer } from "./operations.js";
 import type { FieldError, CheckedOperation, RequestChecker } from "./validate.js";
 
@@ -45,8 +46,10 @@ export interface RouterConfig {
   control: ControlActions;
   /** Moves the simulated lifecycle; runs once per request, just before its answer. */
   tick: () => void;
-  /** Accepted X-Api-Key values; undefined accepts any non-empty key. */
-  apiKeys: readonly string[] | undefined;
+  /** Accepted X-Api-Key values and their scopes; undefined accepts any non-empty key, of `keyScope`. */
+  apiKeys: readonly SimulatorApiKey[] | undefined;
+  /** The scope of any key when `apiKeys` is undefined. */
+  keyScope: KeyScope;
   /** Latency and faults asked for: a delay before each API answer, and answers that fail on purpose. */
   faults: Faults;
 }
@@ -60,11 +63,34 @@ export function createRouter(config: RouterConfig): Router {
   // Route matching, media types and JSON text are the local-server gate's, shared with the mock.
   const routes = new RouteTable(config.operations.map((op) => ({ method: op.method, path: op.path, value: op })));
 
-  function authenticate(request: SimRequest, path: string): Reply | undefined {
+  /** The scope of the request's key, or the 401 when there is no accepted key. */
+  function authenticate(request: SimRequest, path: string): { scope: KeyScope } | Reply {
     const apiKey = request.header("x-api-key");
     if (apiKey === null || apiKey === "") return problem("unauthorized", "Send your API key in the X-Api-Key header.", path);
-    if (config.apiKeys && !config.apiKeys.includes(apiKey)) return problem("unauthorized", "The X-Api-Key is not valid.", path);
-    return undefined;
+    if (!config.apiKeys) return { scope: config.keyScope };
+    const known = config.apiKeys.find((k) => k.key === apiKey);
+    return known ? { scope: known.scope } : problem("unauthorized", "The X-Api-Key is not valid.", path);
+  }
+
+  /**
+   * What the key's scope says of this request's workspace, as the service answers: an organisation
+   * key must name one (403 in the service's words otherwise); a workspace key acts in its own (403
+   * for another). Returns the tenant the request acts in (undefined: every tenant), or the 403.
+   */
+  function workspaceOf(scope: KeyScope, request: SimRequest, path: string): { tenant: string | undefined } | Reply {
+    const header = request.header("x-tenant-id");
+    // A malformed X-Tenant-Id is the checker's to name (422); the scope is judged on a tenant id.
+    const given = header === null || checkTenantHeader(header) ? undefined : header.toLowerCase();
+    if (scope === "organization") {
+      return header === null ? problem("forbidden", WORKSPACE_REQUIRED_DETAIL, path) : { tenant: given };
+    }
+    if (typeof scope === "object") {
+      if (given !== undefined && given !== scope.tenantId) {
+        return problem("forbidden", `This API key is scoped to workspace ${scope.tenantId}; it cannot act in workspace ${given}.`, path);
+      }
+      return { tenant: scope.tenantId };
+    }
+    return { tenant: given };
   }
 
   // Requests without a body are answered synchronously (no promise per GET) unless a latency is set.
@@ -76,7 +102,7 @@ export function createRouter(config: RouterConfig): Router {
     // A target that is not a path, or a % escape that does not decode: 400, as over HTTP (the gate's).
     const badTarget = requestTargetProblem(target);
     if (badTarget) return gateReply(badTarget);
-    if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return serveControl(request, path, method);
+    if (isControlPath(path)) return serveControl(request, path, method);
     const delayMs = config.faults.delay();
     if (delayMs > 0) return new Promise((resolve) => setTimeout(resolve, delayMs)).then(() => serveOperation(request, target, path, q));
     return serveOperation(request, target, path, q);
@@ -88,33 +114,35 @@ export function createRouter(config: RouterConfig): Router {
     const match = routes.match(path, method);
     if (!match.found) return gateReply(match.problem, match.headers);
     const spec = match.value;
-    const unauthorized = authenticate(request, path);
-    if (unauthorized) return unauthorized;
+    const key = authenticate(request, path);
+    if (!("scope" in key)) return key;
+    const workspace = workspaceOf(key.scope, request, path);
+    if (!("tenant" in workspace)) return workspace;
     const injected = config.faults.take(spec.operationId, path);
     if (injected) return injected;
 
     const query = q < 0 ? undefined : new URLSearchParams(target.slice(q + 1));
-    if (!spec.body) return answer(spec, match.pathValues, request, query, path, undefined);
+    const answer = (body: unknown) => answerChecked(spec, match.pathValues, request, query, path, body, workspace.tenant);
+    if (!spec.body) return answer(undefined);
     const contentType = request.header("content-type");
     const refused = unsupportedMediaType(spec.body.mediaTypes, contentType, path);
     if (refused) {
       if (contentType?.trim()) return gateReply(refused);
       // No Content-Type and no body: the answer is that the body is required (422), as the mock's.
-      return readText(request, path).then((text) =>
-        typeof text !== "string" ? text : isEmptyBodyText(text) ? answer(spec, match.pathValues, request, query, path, undefined) : gateReply(refused),
-      );
+      return readText(request, path).then((text) => (typeof text !== "string" ? text : isEmptyBodyText(text) ? answer(undefined) : gateReply(refused)));
     }
-    return readJson(request, path, false).then((read) => ("status" in read ? read : answer(spec, match.pathValues, request, query, path, read.value)));
+    return readJson(request, path, false).then((read) => ("status" in read ? read : answer(read.value)));
   }
 
-  /** Validates the parameters, the tenant and the parsed body, then runs the operation's handler. */
-  function answer(
+  /** Validates the parameters, the tenant header and the parsed body, then runs the operation's handler in `tenant` (undefined: every tenant). */
+  function answerChecked(
     spec: CheckedOperation,
     pathValues: Record<string, string>,
     request: SimRequest,
     query: URLSearchParams | undefined,
     path: string,
     body: unknown,
+    tenant: string | undefined,
   ): Reply | Promise<Reply> {
     const { values, errors } = config.checker.parameters(spec, pathValues, query, (name) => request.header(name));
     // A single-valued query parameter given twice is ambiguous: refused, as by the mock.
@@ -131,8 +159,7 @@ export function createRouter(config: RouterConfig): Router {
     if (errors.length > 0 || bodyErrors.length > 0) {
       return problem("validation", invalidFieldsDetail(errors.length + bodyErrors.length), path, [...errors, ...bodyErrors]);
     }
-    // A tenant id is a UUID: the same tenant in any case.
-    return answerNow(() => config.answers[spec.operationId as OperationId]({ params: values, body, tenant: tenantHeader?.toLowerCase() ?? undefined, path }));
+    return answerNow(() => config.answers[spec.operationId as OperationId]({ params: values, body, tenant, path }));
   }
 
   /** The bounds first: a value too deep or too large is never handed to the schema validator. */
@@ -146,8 +173,8 @@ export function createRouter(config: RouterConfig): Router {
     if (!name) return problem("not-found", `There is no simulator control at ${method} ${path}.`, path);
     // With keys configured, the control API needs one too: it can reset everything.
     if (config.apiKeys) {
-      const unauthorized = authenticate(request, path);
-      if (unauthorized) return unauthorized;
+      const key = authenticate(request, path);
+      if (!("scope" in key)) return key;
     }
     let body: unknown;
     if (method === "POST") {
@@ -170,6 +197,35 @@ export function createRouter(config: RouterConfig): Router {
     config.tick();
     return answer();
   }
+}
+
+/**
+ * The router with its errors in `shape`: the one place the simulator's error bodies switch to the
+ * service's FastAPI shapes (`errors: "service"`), for every answer of the API, whatever decided it
+ * (the gate's table, authentication, a fault, the checker, an operation). The control API
+ * (/_simulator) is the simulator's own and keeps problem+json.
+ */
+export function withErrorShape(handle: Router, shape: ErrorShape, operations: readonly CheckedOperation[]): Router {
+  if (shape === "problem") return handle;
+  const where = parameterPlaces(operations);
+  return (request) => {
+    if (isControlPath(request.target.split("?")[0]!)) return handle(request);
+    const reply = handle(request);
+    return reply instanceof Promise ? reply.then((r) => inServiceShape(r, where)) : inServiceShape(reply, where);
+  };
+}
+
+/** Where each parameter of the document is sent (query, path, header), by name: a FastAPI field error's `loc` starts with it. */
+export function parameterPlaces(operations: readonly CheckedOperation[]): (name: string) => string | undefined {
+  const places = new Map<string, string>();
+  for (const op of operations) for (const p of op.parameters) places.set(p.name, p.in);
+  // The credentials are security schemes, not parameters: sent as headers.
+  return (name) => places.get(name) ?? (/^x-/i.test(name) ? "header" : undefined);
+}
+
+/** A path of the control API (/_simulator/...), which is the simulator's own and not the service's. */
+export function isControlPath(path: string): boolean {
+  return path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`);
 }
 
 function mediaTypeOf(request: SimRequest): string {

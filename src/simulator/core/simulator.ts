@@ -6,10 +6,11 @@ import type { Persistence } from "./changes.js";
 import { CONTROL_ROUTES, type ControlActionName, controlActions, type SimulatorStatus } from "./control.js";
 import { openApiDocument } from "../../shared/document.js";
 import { fetchOver, type FetchLike } from "./fetch.js";
-import { createRouter, type Router } from "./router.js";
+import { createRouter, type Router, withErrorShape } from "./router.js";
+import type { ErrorShape } from "../../shared/problems.js";
 import type { FailureStatus, State } from "./model.js";
 import { Faults } from "./faults.js";
-import { checkSimulatorOptions, latencyBody, ruleBody, type SimulatorFault, type SimulatorLatency } from "./options.js";
+import { checkSimulatorOptions, type KeyScope, latencyBody, ruleBody, type SimulatorApiKey, type SimulatorFault, type SimulatorLatency } from "./options.js";
 import { JsonCache } from "./json-cache.js";
 import type { Reply } from "./reply.js";
 import { operationAnswers } from "./operations.js";
@@ -25,8 +26,23 @@ export interface CreateSimulatorOptions {
   stepSeconds?: number;
   /** How many deployments to seed; default 30. */
   seedDeployments?: number;
-  /** Accepted X-Api-Key values; by default any non-empty key. With keys, the control API needs one too. */
-  apiKeys?: readonly string[];
+  /**
+   * Accepted X-Api-Key values; by default any non-empty key. With keys, the control API needs one
+   * too. A key may carry its scope (`{ key, scope: "organization" }`, `{ key, scope: { tenantId } }`).
+   */
+  apiKeys?: readonly (string | SimulatorApiKey)[];
+  /**
+   * The scope of keys given as strings, and of any key when `apiKeys` is not given: "any" (the
+   * default: any tenant, every tenant without X-Tenant-Id), "organization" (X-Tenant-Id required:
+   * without it 403, as the service answers an organisation-scoped key) or `{ tenantId }` (that workspace only).
+   */
+  keyScope?: KeyScope;
+  /**
+   * The shape of error answers: "problem" (the default), application/problem+json as this package's
+   * servers answer; "service", the service's own FastAPI bodies (`{"detail": "…"}`, and for a 422
+   * `{"detail": [{loc, msg, type}]}`, application/json) with the same statuses and conditions.
+   */
+  errors?: ErrorShape;
   /** The clock, in milliseconds since the epoch; default `Date.now()` (read on each call, so fake timers drive it). */
   now?: () => number;
   /** Where writes are saved before they are answered; default none (memory only). */
@@ -37,7 +53,8 @@ export interface CreateSimulatorOptions {
   faults?: readonly SimulatorFault[];
 }
 
-export type { SimulatorFault, SimulatorLatency } from "./options.js";
+export type { KeyScope, SimulatorApiKey, SimulatorFault, SimulatorLatency } from "./options.js";
+export type { ErrorShape } from "../../shared/problems.js";
 
 export interface Simulator {
   /** Answers a request in-process, like the global fetch answers one over the network. */
@@ -81,7 +98,6 @@ export function createSimulator(options: CreateSimulatorOptions = {}): Simulator
   const stepSeconds = checked.stepSeconds ?? 2;
   const seedCount = Math.floor(checked.seedDeployments ?? DEFAULT_SEED_DEPLOYMENTS);
   const clock = options.now ?? (() => Date.now());
-  const apiKeys = options.apiKeys;
   const persistence = options.persistence;
 
   const seed = (): State => seedState(seedCount, clock());
@@ -98,15 +114,17 @@ export function createSimulator(options: CreateSimulatorOptions = {}): Simulator
   };
   resetFaults();
   const control = controlActions({ store, writer, seed, stepSeconds, seedIds: SEED_IDS, faults, resetFaults });
-  const handle = createRouter({
+  const routed = createRouter({
     faults,
     operations,
     checker: new RequestChecker(),
     answers: operationAnswers(store, writer, render),
     control,
     tick: () => store.tick(),
-    apiKeys,
+    apiKeys: checked.apiKeys,
+    keyScope: checked.keyScope,
   });
+  const handle = withErrorShape(routed, checked.errors, operations);
 
   let loaded = !persistence;
   const ready: Promise<{ restored: boolean }> = persistence ? start(persistence) : Promise.resolve({ restored: false });

@@ -9,7 +9,7 @@ import { parseAllowedHost, parseCorsOrigin } from "../../gate/policy.js";
 import { parsePort } from "../../shared/port.js";
 import { flagLines, flagsSynopsis, parseOptions } from "../../shared/flag-table.js";
 import { SimulatorOptionError } from "../core/options.js";
-import type { SimulatorFault, SimulatorLatency } from "../core/simulator.js";
+import type { ErrorShape, KeyScope, SimulatorFault, SimulatorLatency } from "../core/simulator.js";
 import { SIMULATOR_FLAGS } from "./flags.js";
 import { startSimulator } from "./start.js";
 
@@ -28,6 +28,12 @@ function latencyFlag(raw: string | undefined): SimulatorLatency | undefined {
   const m = /^(\d+)(?:-(\d+))?$/.exec(raw.trim());
   if (!m) throw new SimulatorUsageError(`--latency must be milliseconds (200) or a range (100-800), not "${raw}".`);
   return m[2] === undefined ? Number(m[1]) : { minMs: Number(m[1]), maxMs: Number(m[2]) };
+}
+
+/** --key-scope any, organization, or a workspace's id (a UUID): the scope of every key. */
+function keyScopeFlag(raw: string | undefined): KeyScope | undefined {
+  if (raw === undefined) return undefined;
+  return raw === "any" || raw === "organization" ? raw : { tenantId: raw };
 }
 
 /** --fail getDeployment:503:2, --fail '*:drop': OPERATION (an operationId, or * for all), FAULT (429, 500, 503 or drop), COUNT (default 1). */
@@ -84,6 +90,7 @@ export async function runSimulatorCli(args: string[]): Promise<void> {
   const stepSeconds = number("--step-seconds", values["step-seconds"]);
   const seedDeployments = number("--seed-deployments", values["seed-deployments"] ?? env.SIMULATOR_SEED_DEPLOYMENTS);
   const latency = latencyFlag(values.latency);
+  const keyScope = keyScopeFlag(values["key-scope"]);
   const faults = failFlags(values.fail);
   const simulator = await startSimulator({
     ...(latency !== undefined ? { latency } : {}),
@@ -96,6 +103,8 @@ export async function runSimulatorCli(args: string[]): Promise<void> {
     ...(stateFile ? { stateFile } : {}),
     ...(importState !== undefined ? { importStateFrom: importState } : {}),
     ...(apiKeys?.length ? { apiKeys } : {}),
+    ...(keyScope !== undefined ? { keyScope } : {}),
+    ...(values.errors !== undefined ? { errors: values.errors as ErrorShape } : {}),
     ...(stepSeconds !== undefined ? { stepSeconds } : {}),
     ...(seedDeployments !== undefined ? { seedDeployments } : {}),
   }).catch((error: unknown) => {
@@ -113,6 +122,8 @@ function usageMessage(error: SimulatorOptionError, failValues: readonly string[]
   if (error.option === "latency") return `--latency: ${error.reason}`;
   if (error.option.startsWith("faults[")) return `--fail ${failValues?.[index]}: ${error.reason}`;
   if (error.option.startsWith("apiKeys[")) return `SIMULATOR_API_KEYS (key ${index + 1}) ${error.reason}`;
+  if (error.option === "errors") return `--errors ${error.reason}`;
+  if (error.option === "keyScope") return `--key-scope ${error.reason}`;
   return error.message;
 }
 

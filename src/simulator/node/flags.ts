@@ -19,5 +19,17 @@ export const SIMULATOR_FLAGS = {
     placeholder: "OPERATION:FAULT[:COUNT]",
     description: "fail the next COUNT (default 1) requests of OPERATION (an operationId, or *) with 429, 500, 503 or drop",
   },
+  errors: {
+    type: "string",
+    placeholder: "SHAPE",
+    description: "error bodies: problem (application/problem+json) or service (the service's own FastAPI shapes)",
+    default: "problem",
+  },
+  "key-scope": {
+    type: "string",
+    placeholder: "SCOPE",
+    description: "what each API key may act on: any, organization (X-Tenant-Id required) or a workspace's id",
+    default: "any",
+  },
   quiet: { type: "boolean", description: "no request log" },
 } as const satisfies FlagTable;

@@ -4,7 +4,15 @@
 import { type Listening, listen, type TimeBounds } from "../../local-server/listen.js";
 import { checkPortOption } from "../../shared/port.js";
 import { checkSimulatorOptions } from "../core/options.js";
-import { createSimulator, type Simulator, type SimulatorFault, type SimulatorLatency } from "../core/simulator.js";
+import {
+  createSimulator,
+  type ErrorShape,
+  type KeyScope,
+  type Simulator,
+  type SimulatorApiKey,
+  type SimulatorFault,
+  type SimulatorLatency,
+} from "../core/simulator.js";
 import { createSqlitePersistence } from "./sqlite/index.js";
 import { createNodeServer } from "./http.js";
 
@@ -19,8 +27,12 @@ export interface SimulatorOptions {
   stateFile?: string;
   /** With `stateFile` naming a file that does not exist yet: import this 1.0 state file (a JSON snapshot and FILE.journal) into it first. */
   importStateFrom?: string;
-  /** Accepted X-Api-Key values; by default any non-empty key. With keys, the control API needs one too. */
-  apiKeys?: string[];
+  /** Accepted X-Api-Key values (each a string, or `{ key, scope }`); by default any non-empty key. With keys, the control API needs one too. */
+  apiKeys?: (string | SimulatorApiKey)[];
+  /** The scope of keys given as strings, or of any key without apiKeys (createSimulator's `keyScope`). */
+  keyScope?: KeyScope;
+  /** "service": errors in the service's own FastAPI shapes instead of problem+json (createSimulator's `errors`). */
+  errors?: ErrorShape;
   /** How many deployments to seed; default 30. */
   seedDeployments?: number;
   /** The clock (ms since the epoch); default Date.now(). */
@@ -59,6 +71,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     ...(stepSeconds !== undefined ? { stepSeconds } : {}),
     ...(options.seedDeployments !== undefined ? { seedDeployments: options.seedDeployments } : {}),
     ...(options.apiKeys ? { apiKeys: options.apiKeys } : {}),
+    ...(options.keyScope !== undefined ? { keyScope: options.keyScope } : {}),
+    ...(options.errors !== undefined ? { errors: options.errors } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(options.latency !== undefined ? { latency: options.latency } : {}),
     ...(options.faults ? { faults: options.faults } : {}),
