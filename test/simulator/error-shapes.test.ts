@@ -86,8 +86,12 @@ describe("the control API keeps problem+json", () => {
 });
 
 describe("the option is checked", () => {
-  it("errors must be problem or service", () => {
+  it("errors must be problem or service, in every entry's words", async () => {
     expect(() => createSimulator({ errors: "fastapi" as never })).toThrow(/createSimulator: errors must be "problem" or "service", not "fastapi"/);
+    await expect(startSimulator({ port: 0, errors: "fastapi" as never })).rejects.toThrow(/startSimulator: errors must be/);
+    const { simulatorPlugin } = await import("../../src/vite/index.js");
+    expect(() => simulatorPlugin({ errors: "fastapi" as never })).toThrow(/simulatorPlugin: errors must be/);
+    expect(() => simulatorPlugin({ keyScope: "org" as never })).toThrow(/simulatorPlugin: keyScope must be/);
   });
 });
 
