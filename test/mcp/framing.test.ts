@@ -5,6 +5,8 @@
 // however large, echoed as the same digits. The server goes on answering after each.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/node/index.js";
+import { restoreIds } from "../../src/mcp/framing.js";
+import { idOfEdges } from "../../src/mcp/stdio.js";
 import { startDms } from "../cli/support.js";
 import { sendRaw } from "../support/raw-http.js";
 
@@ -43,6 +45,14 @@ beforeAll(async () => {
   sim = await startSimulator({ port: 0, stepSeconds: 0.02, quiet: true });
 });
 afterAll(() => sim?.close());
+
+describe("a big id seen only at a too-large message's edges", () => {
+  it("is answered as the same digits", () => {
+    const id = idOfEdges(`{"jsonrpc":"2.0","id":${BIG},"method":"tools/call","params":{"x":"`, "");
+    expect(restoreIds(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32600, message: "too large" } }))).toContain(`"id":${BIG},`);
+    expect(idOfEdges(`{"jsonrpc":"2.0","id":${PAST_2_53},"method":"x","params":{"a":"`, "")).not.toBe(Number(PAST_2_53));
+  });
+});
 
 describe("every message answered", () => {
   it("over stdio: raw lines, each answered with one line", async () => {
