@@ -6,7 +6,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSimulator } from "../../src/simulator/core/simulator.js";
 import { startSimulator, type RunningSimulator } from "../../src/simulator/node/index.js";
-import { DEPLOYMENT_SOURCES } from "../../src/shared/source-rules.js";
+import { operationSpecs } from "../../src/docs-console/requests.js";
+import { SOURCE_RULE_SENTENCE } from "../../src/mcp/revision-tools.js";
+import { openApiDocument } from "../../src/shared/document.js";
+import {
+  DEPLOYMENT_SOURCES,
+  REVISION_CONFIG_FIELDS,
+  SOURCE_CONFIG_FIELDS,
+  SOURCE_RULES,
+  sourceRuleLines,
+  sourcesTaking,
+} from "../../src/shared/source-rules.js";
+import { document } from "../support/document.js";
 import { allNullPatch, type SourceCase, sourceCases } from "../support/source-cases.js";
 import { API_KEY, Client } from "./support.js";
 
@@ -74,3 +85,43 @@ beforeAll(async () => {
 });
 afterAll(() => running?.close());
 table("over HTTP (startSimulator)", () => http);
+
+describe("the other statements of the table follow it", () => {
+  it("the document says on each field which sources take it (generated/openapi.json)", () => {
+    const schemas = document.components.schemas;
+    const sentence = (sources: readonly string[]) =>
+      sources.length === DEPLOYMENT_SOURCES.length ? "Applies to every source." : `Applies to ${sources.map((s) => `\`${s}\``).join(", ")} deployments only;`;
+    for (const [schema, section] of [
+      ["SourceConfig", "source_config"],
+      ["SourceRevisionConfig", "source_revision_config"],
+    ] as const) {
+      const fields = section === "source_config" ? SOURCE_CONFIG_FIELDS : REVISION_CONFIG_FIELDS;
+      for (const field of fields) {
+        expect(schemas[schema].properties[field].description, `${section}.${field}`).toContain(sentence(sourcesTaking(section, field)));
+      }
+    }
+    const secretSources = DEPLOYMENT_SOURCES.filter((s) => SOURCE_RULES[s].secretReferences);
+    expect(schemas.DeploymentPatch.properties.secret_references.description.replace(/\s+/g, " ")).toContain(
+      `Applies to ${secretSources.map((s) => `\`${s}\``).join(", ")} deployments only`,
+    );
+    // revision_source: each value for its own source only, as the table says.
+    for (const source of DEPLOYMENT_SOURCES) {
+      expect(SOURCE_RULES[source].revisionSources.every((value) => value === source)).toBe(true);
+    }
+    expect(schemas.RevisionSource.description.replace(/\s+/g, " ")).toContain("is only available for '<value>' source deployments");
+  });
+
+  it("the docs console's patch (its first example, on the deployment it offers first) fits that deployment's source", async () => {
+    const spec = operationSpecs(openApiDocument).find((o) => o.operationId === "patchDeployment")!;
+    const id = spec.parameters.find((p) => p.name === "deployment_id")!.initial;
+    const answer = await new Client("https://api.example.test", { "x-api-key": API_KEY }, createSimulator().fetch).patch(
+      `/v2/deployments/${id}`,
+      JSON.parse(spec.body!),
+    );
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  });
+
+  it("the MCP deploy tool's description states the table, generated from it", () => {
+    for (const line of sourceRuleLines()) expect(SOURCE_RULE_SENTENCE).toContain(line);
+  });
+});
