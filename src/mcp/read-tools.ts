@@ -3,9 +3,9 @@
 // answered (a list that is a bare array comes wrapped in an object, as structuredContent must be).
 import { unwrap } from "../client/errors.js";
 import { untypedMethods } from "../client/untyped-call.js";
-import { type ArgumentsSpec, choiceArgument, inputSchema, readArguments } from "./arguments.js";
+import { type ArgumentsSpec, choiceArgument, inputSchema, isPlainObject, readArguments } from "./arguments.js";
 import { componentSchema, type JsonSchema, operationOf } from "./json-schema.js";
-import { dataResult } from "./results.js";
+import { dataResult, errorResult } from "./results.js";
 import { READ_HINTS, type ToolContext, type ToolDefinition } from "./tool.js";
 
 const OUT = { descriptions: false } as const;
@@ -37,7 +37,9 @@ function readTool(definition: {
       const read = readArguments(args, raw, name);
       const operationId = definition.operationId?.(read.own) ?? args.operationId;
       const data = await getOperation(context, operationId, read.path, read.query);
-      return dataResult(definition.answer ? definition.answer(data) : (data as Record<string, unknown>));
+      if (definition.answer) return dataResult(definition.answer(data));
+      // Every operation these tools read answers a JSON object.
+      return isPlainObject(data) ? dataResult(data) : errorResult(`${name}: the service answered something other than a JSON object`);
     },
   };
 }

@@ -32,7 +32,7 @@ export function dataResult(data: Record<string, unknown>, options: { isError?: b
 
 /** A dry run's answer: the plan (secret values are masked with the rest of the result), nothing sent. */
 export function planResult(tool: string, plan: ChangePlan): ToolResult {
-  return dataResult({ dry_run: true, plan: plan as unknown as Record<string, unknown> }, { summary: `${tool}: dry run, nothing was sent.` });
+  return dataResult({ dry_run: true, plan: { ...plan } }, { summary: `${tool}: dry run, nothing was sent.` });
 }
 
 /** A change the person declined (or did not answer) when asked to confirm it: nothing was sent. */
@@ -69,11 +69,12 @@ export function boundedResult(tool: string, result: ToolResult, maxBytes = MAX_R
   const options = (summary: string) => ({ summary: [...words, summary].join("\n"), ...(result.isError ? { isError: true } : {}) });
   const cap = `to stay under ${maxBytes} bytes, the cap on a result`;
   const listKey = Object.keys(data).find((key) => Array.isArray(data[key]));
-  if (listKey !== undefined) {
-    const items = data[listKey] as unknown[];
-    const paged = typeof data.offset === "number";
+  const items = listKey === undefined ? undefined : data[listKey];
+  if (listKey !== undefined && Array.isArray(items)) {
+    const offset = data.offset;
+    const paged = typeof offset === "number";
     const cut = (kept: number): ToolResult => {
-      const next = paged ? { offset: (data.offset as number) - (items.length - kept) } : {};
+      const next = paged ? { offset: offset - (items.length - kept) } : {};
       const how = paged
         ? `call ${tool} again with offset ${next.offset} (a smaller limit keeps each answer under the cap) to read the rest`
         : "the rest cannot be paged here: read it with dms or the API";

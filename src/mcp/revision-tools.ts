@@ -5,13 +5,13 @@
 // with isError set so that an agent does not take a failed deploy for a done one.
 import { sourceRuleLines } from "../shared/source-rules.js";
 import { patchForRevision } from "../client/deploy-revision.js";
+import { unwrap } from "../client/errors.js";
 import { planDeploy } from "../client/plan.js";
 import { isTerminalRevisionStatus, RevisionWaitTimeoutError, waitForRevision } from "../client/wait-for-revision.js";
 import { createsRevision, REVISION_FIELDS } from "../shared/revision-rules.js";
 import type { Deployment, Revision } from "../shared/types.js";
-import { ArgumentError, booleanArgument, inputSchema, readArguments, secondsArgument } from "./arguments.js";
+import { ArgumentError, booleanArgument, inputSchema, isPlainObject, readArguments, secondsArgument } from "./arguments.js";
 import { componentSchema, type JsonSchema } from "./json-schema.js";
-import { getOperation } from "./read-tools.js";
 import { CreatedRevisionUnreadError, dataResult, declinedResult, planResult, type ToolResult } from "./results.js";
 import { READ_HINTS, type ToolContext, type ToolDefinition, writeHints } from "./tool.js";
 
@@ -133,7 +133,8 @@ export async function afterPatch(
 
 /** The revision as it is now, one GET. */
 async function currentRevision(context: ToolContext, deploymentId: string, revisionId: string): Promise<Revision> {
-  return (await getOperation(context, "getRevision", { deployment_id: deploymentId, revision_id: revisionId })) as Revision;
+  const path = { deployment_id: deploymentId, revision_id: revisionId };
+  return unwrap(await context.client.GET("/v2/deployments/{deployment_id}/revisions/{revision_id}", { params: { path }, signal: context.signal }));
 }
 
 /** deploy's and rollback's dry_run. */
@@ -154,7 +155,7 @@ export function changeSchema(extra: Record<string, JsonSchema> = {}): JsonSchema
   const outcome = outcomeSchema(true);
   return {
     type: "object",
-    properties: { ...(outcome.properties as Record<string, JsonSchema>), ...extra, dry_run: { type: "boolean" }, plan: { type: "object" } },
+    properties: { ...(isPlainObject(outcome.properties) ? outcome.properties : {}), ...extra, dry_run: { type: "boolean" }, plan: { type: "object" } },
     anyOf: [{ required: outcome.required }, { required: ["dry_run", "plan"] }],
   };
 }

@@ -13,6 +13,7 @@ import { Masker } from "../shared/mask.js";
 import { boundedResult, failureResult, type ToolResult } from "./results.js";
 import type { ToolContext } from "./tool.js";
 import { toolsFor } from "./tools.js";
+import { isPlainObject } from "./arguments.js";
 
 export interface McpServerOptions {
   /** The client the tools call the service with (its base URL, key, tenant, retries and timeouts). */
@@ -67,9 +68,9 @@ function protocolError(code: number, message: string): Error {
 
 /** Secret values in a deploy's arguments, so that an answer never repeats them. */
 function secretValuesOf(args: unknown): string[] {
-  const secrets = (args as { secrets?: unknown } | undefined)?.secrets;
+  const secrets = isPlainObject(args) ? args.secrets : undefined;
   if (!Array.isArray(secrets)) return [];
-  return secrets.map((s) => (s as { value?: unknown } | null)?.value).filter((v): v is string => typeof v === "string");
+  return secrets.map((s: unknown) => (isPlainObject(s) ? s.value : undefined)).filter((v): v is string => typeof v === "string");
 }
 
 /**
@@ -100,7 +101,7 @@ export function createMcpServer(options: McpServerOptions): Server {
   const tools = toolsFor(readOnly);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const server = new Server(
-    { name: "deployment-management-api", version: String((openApiDocument.info as { version?: unknown })?.version ?? "0") },
+    { name: "deployment-management-api", version: String(isPlainObject(openApiDocument.info) ? (openApiDocument.info.version ?? "0") : "0") },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
 
@@ -117,7 +118,9 @@ export function createMcpServer(options: McpServerOptions): Server {
 
   server.setRequestHandler(CallToolAsSent, async (request, extra) => {
     // The SDK has checked that params.name is a string and arguments, when given, an object.
-    const { name, arguments: args } = request.params as { name: string; arguments?: unknown };
+    const params: unknown = request.params;
+    const name = isPlainObject(params) && typeof params.name === "string" ? params.name : "";
+    const args = isPlainObject(params) ? params.arguments : undefined;
     const tool = byName.get(name);
     if (!tool) {
       const hidden = readOnly && toolsFor(false).some((t) => t.name === name) ? " (this server is read-only)" : "";
