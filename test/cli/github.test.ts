@@ -43,7 +43,8 @@ describe.concurrent("GitHub Actions", () => {
   it("a deployed revision: outputs, a summary, no annotation", async () => {
     const id = ids[0]!;
     const gh = await githubFiles();
-    const result = await dms(["deploy", id, "--ref", "main", "--interval", "20ms"], sim.env(gh.env));
+    // A secret creates a revision on every source (--ref only on scm_host: src/shared/source-rules.ts).
+    const result = await dms(["deploy", id, "--secret", "RELEASE=main", "--interval", "20ms"], sim.env(gh.env));
     expect(result.code).toBe(0);
     const revisionId = (await sim.get(`/v2/deployments/${id}`)).latest_revision_id;
     const { output, summary } = await gh.read();
@@ -58,7 +59,7 @@ describe.concurrent("GitHub Actions", () => {
     const id = ids[1]!;
     await sim.failNext(id, "DEPLOY_FAILED");
     const gh = await githubFiles();
-    const result = await dms(["deploy", id, "--ref", "main", "--interval", "20ms", "--json"], sim.env(gh.env));
+    const result = await dms(["deploy", id, "--secret", "RELEASE=main", "--interval", "20ms", "--json"], sim.env(gh.env));
     expect(result.code).toBe(1);
     const { output, summary } = await gh.read();
     expect(output).toMatch(/\nstatus=DEPLOY_FAILED\n$/);
@@ -81,7 +82,7 @@ describe.concurrent("GitHub Actions", () => {
   it("no annotation outside GitHub Actions, and no files without their variables", async () => {
     const id = ids[3]!;
     await sim.failNext(id, "BUILD_FAILED");
-    const result = await dms(["deploy", id, "--ref", "main", "--interval", "20ms"], sim.env());
+    const result = await dms(["deploy", id, "--secret", "RELEASE=main", "--interval", "20ms"], sim.env());
     expect(result.code).toBe(1);
     expect(result.stderr).not.toContain("::error");
   });

@@ -33,13 +33,14 @@ const SPINNER = /\r\x1b\[2K\x1b\[2m[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]\x1b\[22m (wa
 
 describe.runIf(existsSync(SCRIPT)).concurrent("on a terminal", () => {
   it("draws a spinner line and colours the outcome", async () => {
-    const shown = await inTerminal(["deploy", ids[10]!, "--ref", "main", "--interval", "50ms"], sim.env());
+    // A secret creates a revision on every source (--ref only on scm_host: src/shared/source-rules.ts).
+    const shown = await inTerminal(["deploy", ids[10]!, "--secret", "RELEASE=main", "--interval", "50ms"], sim.env());
     expect(shown).toMatch(SPINNER);
     expect(shown).toContain(GREEN_DEPLOYED);
   });
 
   it("NO_COLOR turns the colours off; the spinner stays", async () => {
-    const shown = await inTerminal(["deploy", ids[11]!, "--ref", "main", "--interval", "50ms"], sim.env({ NO_COLOR: "1" }));
+    const shown = await inTerminal(["deploy", ids[11]!, "--secret", "RELEASE=main", "--interval", "50ms"], sim.env({ NO_COLOR: "1" }));
     expect(shown).not.toMatch(/\x1b\[(3\d|2|22)m/);
     expect(shown).toMatch(/\r\x1b\[2K[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] /);
     expect(shown).toMatch(/revision \S+ DEPLOYED after/);
