@@ -22,17 +22,17 @@ export const BATCH_REFUSED = "invalid request: batches are not taken (MCP 2025-0
 /** JSON.parse, with the top-level integer id that a number cannot hold kept as its digits (BIG_ID). */
 function parseKeepingIds(text: string): unknown {
   const tagged = new Set<Record<string, unknown>>();
-  const value = JSON.parse(text, function (this: Record<string, unknown>, key: string, item: unknown, context?: { source?: string }) {
+  const value: unknown = JSON.parse(text, function (this: Record<string, unknown>, key: string, item: unknown, context?: { source?: string }) {
     const source = context?.source;
     if (key === "id" && typeof item === "number" && !Number.isSafeInteger(item) && source !== undefined && /^-?\d+$/.test(source)) {
       tagged.add(this);
       return `${BIG_ID}${source}`;
     }
     return item;
-  }) as unknown;
+  });
   // Only the message's own id is the request id: a member named id deeper down is data, left a number.
   for (const holder of tagged) {
-    if (holder !== value) holder.id = Number((holder.id as string).slice(BIG_ID.length));
+    if (holder !== value) holder.id = Number(String(holder.id).slice(BIG_ID.length));
   }
   return value;
 }
@@ -40,8 +40,7 @@ function parseKeepingIds(text: string): unknown {
 /** An id's JSON text (`7`, `"abc"`, `12345678901234567890`) as the server carries it, or null when it is not one. */
 export function idFromJsonText(text: string): string | number | null {
   try {
-    const id = (parseKeepingIds(`{"id":${text}}`) as { id: unknown }).id;
-    return typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : null;
+    return readableId(parseKeepingIds(`{"id":${text}}`));
   } catch {
     return null;
   }
@@ -49,8 +48,8 @@ export function idFromJsonText(text: string): string | number | null {
 
 /** The id of a message that failed the check, when it has one of a request id's types. */
 function readableId(message: unknown): string | number | null {
-  if (typeof message !== "object" || message === null || Array.isArray(message)) return null;
-  const id = (message as { id?: unknown }).id;
+  if (typeof message !== "object" || message === null || Array.isArray(message) || !("id" in message)) return null;
+  const id = message.id;
   return typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : null;
 }
 

@@ -21,23 +21,28 @@ const HOST = "127.0.0.1";
  * answer gets shorter then, so a Content-Length the SDK gave is dropped (the answer goes chunked).
  */
 function restoreIdsInAnswer(res: ServerResponse): void {
-  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
-  res.writeHead = ((status: number, ...rest: unknown[]) => {
-    res.removeHeader("content-length");
-    const unsized = rest.map((arg) =>
-      typeof arg === "object" && arg !== null && !Array.isArray(arg)
-        ? Object.fromEntries(Object.entries(arg).filter(([name]) => name.toLowerCase() !== "content-length"))
-        : arg,
-    );
-    return writeHead(status, ...unsized);
-  }) as ServerResponse["writeHead"];
+  // node:http's writeHead, write and end have several overloads: each original is called with
+  // Reflect.apply and replaced with Object.assign, so no cast claims a signature for them.
+  const { writeHead, write, end } = res;
   const restore = (chunk: unknown) =>
     typeof chunk === "string" ? restoreIds(chunk) : chunk instanceof Uint8Array ? restoreIds(Buffer.from(chunk).toString("utf8")) : chunk;
-  const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
-  const end = res.end.bind(res) as (chunk?: unknown, ...rest: unknown[]) => ServerResponse;
-  res.write = ((chunk: unknown, ...rest: unknown[]) => write(restore(chunk), ...rest)) as ServerResponse["write"];
-  res.end = ((chunk?: unknown, ...rest: unknown[]) =>
-    typeof chunk === "function" || chunk === undefined ? end(chunk, ...rest) : end(restore(chunk), ...rest)) as ServerResponse["end"];
+  Object.assign(res, {
+    writeHead(status: number, ...rest: unknown[]): ServerResponse {
+      res.removeHeader("content-length");
+      const unsized = rest.map((arg) =>
+        typeof arg === "object" && arg !== null && !Array.isArray(arg)
+          ? Object.fromEntries(Object.entries(arg).filter(([name]) => name.toLowerCase() !== "content-length"))
+          : arg,
+      );
+      return Reflect.apply(writeHead, res, [status, ...unsized]);
+    },
+    write(chunk: unknown, ...rest: unknown[]): boolean {
+      return Reflect.apply(write, res, [restore(chunk), ...rest]);
+    },
+    end(chunk?: unknown, ...rest: unknown[]): ServerResponse {
+      return Reflect.apply(end, res, typeof chunk === "function" || chunk === undefined ? [chunk, ...rest] : [restore(chunk), ...rest]);
+    },
+  });
 }
 
 /** A JSON-RPC error without a request id, for what never reached the protocol. */

@@ -15,26 +15,34 @@ const PRIMING_EVENT = `id: 0\nretry: ${SSE_RETRY_MS}\ndata: \n\n`;
 
 /** writeHead's headers argument (an object or a flat name/value list) as entries. */
 function entriesOf(headers: unknown): [string, unknown][] {
-  if (Array.isArray(headers)) return headers.flatMap((item, i) => (i % 2 === 0 ? [[String(item), headers[i + 1]] as [string, unknown]] : []));
-  return Object.entries((headers ?? {}) as Record<string, unknown>);
+  if (Array.isArray(headers)) {
+    const entries: [string, unknown][] = [];
+    for (let i = 0; i + 1 < headers.length; i += 2) entries.push([String(headers[i]), headers[i + 1]]);
+    return entries;
+  }
+  return typeof headers === "object" && headers !== null ? Object.entries(headers) : [];
 }
 
 /**
  * Makes `res` open with the priming event when its answer turns out to be an event stream. The
  * SDK may give a short stream's length in Content-Length; the event makes the body longer, so that
- * header is dropped and the stream is sent chunked.
+ * header is dropped and the stream is sent chunked. (node:http's writeHead has several overloads:
+ * the original is called with Reflect.apply and replaced with Object.assign, so no cast claims a
+ * signature for it.)
  */
 export function primeEventStream(res: ServerResponse): void {
-  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
-  res.writeHead = ((status: number, ...rest: unknown[]) => {
-    const at = rest.findIndex((arg) => typeof arg === "object" && arg !== null);
-    const given = at < 0 ? [] : entriesOf(rest[at]);
-    const type = String(given.find(([name]) => name.toLowerCase() === "content-type")?.[1] ?? res.getHeader("content-type") ?? "");
-    if (!type.toLowerCase().startsWith("text/event-stream")) return writeHead(status, ...rest);
-    res.removeHeader("content-length");
-    const headers = Object.fromEntries(given.filter(([name]) => name.toLowerCase() !== "content-length"));
-    const written = writeHead(status, ...(at < 0 ? rest : rest.map((arg, i) => (i === at ? headers : arg))));
-    res.write(PRIMING_EVENT);
-    return written;
-  }) as ServerResponse["writeHead"];
+  const writeHead = res.writeHead;
+  Object.assign(res, {
+    writeHead(status: number, ...rest: unknown[]): ServerResponse {
+      const at = rest.findIndex((arg) => typeof arg === "object" && arg !== null);
+      const given = at < 0 ? [] : entriesOf(rest[at]);
+      const type = String(given.find(([name]) => name.toLowerCase() === "content-type")?.[1] ?? res.getHeader("content-type") ?? "");
+      if (!type.toLowerCase().startsWith("text/event-stream")) return Reflect.apply(writeHead, res, [status, ...rest]);
+      res.removeHeader("content-length");
+      const headers = Object.fromEntries(given.filter(([name]) => name.toLowerCase() !== "content-length"));
+      const written = Reflect.apply(writeHead, res, [status, ...(at < 0 ? rest : rest.map((arg, i) => (i === at ? headers : arg)))]);
+      res.write(PRIMING_EVENT);
+      return written;
+    },
+  });
 }
