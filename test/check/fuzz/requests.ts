@@ -13,7 +13,9 @@
 //   parameter): only the invariants every answer has, and the mock and the simulator must agree.
 import fc from "fast-check";
 import { checkJsonBounds, REQUEST_BOUNDS } from "../../../src/gate/bounds.js";
-import { SEED_IDS } from "../../../src/simulator/core/seed.js";
+import { SEED_IDS, seedState } from "../../../src/simulator/core/seed.js";
+import { sourceViolations } from "../../../src/shared/source-rules.js";
+import type { DeploymentPatch } from "../../../src/shared/types.js";
 import { createOpenApiValidator } from "../../support/openapi-validator.js";
 import { deref, listOperations, type OperationEntry } from "../../../src/shared/walk.js";
 import { document } from "../../support/document.js";
@@ -45,7 +47,30 @@ export const OPERATIONS = listOperations(document);
 const validator = createOpenApiValidator(document);
 const encoder = new TextEncoder();
 
-const SEED_DEPLOYMENTS = [SEED_IDS.deployment_id, SEED_IDS.other_tenant_deployment_id];
+/**
+ * A deployment of the other tenant that is scm_host, as the first seeded one is: a valid patch fits
+ * both of their sources (src/shared/source-rules.ts). The mock does not know a deployment's source,
+ * so a patch that breaks the table is a request the two servers answer differently by design.
+ */
+const OTHER_TENANT_SCM_DEPLOYMENT = seedState().deployments.find(
+  (r) => r.deployment.tenant_id === SEED_IDS.other_tenant_id && r.deployment.source === "scm_host",
+)!.deployment.id;
+const SEED_DEPLOYMENTS = [SEED_IDS.deployment_id, OTHER_TENANT_SCM_DEPLOYMENT];
+
+/** A patch body without the fields an scm_host deployment does not take (the body as it is when it fits). */
+function fittingScmHost(body: unknown): unknown {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
+  const { revisionSource, fields } = sourceViolations("scm_host", body as DeploymentPatch);
+  if (!revisionSource && fields.length === 0) return body;
+  const copy = structuredClone(body) as Record<string, Record<string, unknown>>;
+  if (revisionSource) delete copy.revision_source;
+  for (const field of fields) {
+    const [section, name] = field.pointer.slice(1).split("/");
+    if (name === undefined) delete copy[section!];
+    else delete copy[section!]![name];
+  }
+  return copy;
+}
 /** Path parameter values the seed knows, by parameter name; a random value of the schema is drawn besides. */
 const SEEDED: Record<string, string[]> = {
   deployment_id: SEED_DEPLOYMENTS,
@@ -107,7 +132,8 @@ export function validParts(op: OperationEntry): fc.Arbitrary<Parts> {
     }
   }
   const tenant = fc.option(fc.constantFrom(SEED_IDS.tenant_id, SEED_IDS.other_tenant_id), { nil: undefined });
-  const body = op.operation.requestBody ? arbitraryFor(requestBodySchema(op)) : fc.constant(undefined);
+  const drawn = op.operation.requestBody ? arbitraryFor(requestBodySchema(op)) : fc.constant(undefined);
+  const body = op.operationId === "patchDeployment" ? drawn.map(fittingScmHost) : drawn;
   return fc
     .record({
       pathValues: fc.record(pathArbs),
