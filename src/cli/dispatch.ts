@@ -22,6 +22,18 @@ function wantsHelp(args: string[]): boolean {
   return (end === -1 ? args : args.slice(0, end)).some((a) => a === "--help" || a === "-h");
 }
 
+// The Action's one-file build (tools/release/action-build.ts) defines this as the version it was
+// built from: beside the bundle there is no package.json to read.
+declare const DMS_BUILD_VERSION: string | undefined;
+
+/** The package's version: the one the bundle was built from, else package.json's beside dist/. */
+async function packageVersion(): Promise<string> {
+  if (typeof DMS_BUILD_VERSION === "string") return DMS_BUILD_VERSION;
+  const { createRequire } = await import("node:module");
+  const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
+  return version;
+}
+
 /** What a run of dms writes to and reads its variables from: the process's own, or a test's. */
 export type DmsIo = Pick<Io, "stdout" | "stderr" | "env">;
 
@@ -47,9 +59,7 @@ export async function runDms(argv: string[], { stdout, stderr, env }: DmsIo): Pr
     return 0;
   }
   if (name === "--version" || name === "-v") {
-    const { createRequire } = await import("node:module");
-    const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
-    stdout.write(`${version}\n`);
+    stdout.write(`${await packageVersion()}\n`);
     return 0;
   }
   if (!COMMANDS.includes(name)) return unknownCommand(name, stderr);

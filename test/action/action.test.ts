@@ -277,6 +277,12 @@ describe.concurrent("action.yml", () => {
     }
   });
 
+  it("the release build says its own version: dms --version has no package.json beside it to read", async () => {
+    const { version } = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8"));
+    const { execFileSync } = await import("node:child_process");
+    expect(execFileSync(process.execPath, [join(released, ACTION_BUILD), "--version"], { cwd: released, encoding: "utf8" }).trim()).toBe(version);
+  });
+
   it("without the release build, or with the build of another version or other bytes, fails with one line before any of the package runs, and calls no npm", async () => {
     const { version } = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8"));
     // A build that, run, leaves a mark: the checks must refuse it before it runs.

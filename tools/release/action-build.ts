@@ -77,6 +77,8 @@ export async function buildActionDms(outDir: string = root, version?: string): P
     // The runners' Node (node24 for composite steps today; node20 still on older images).
     target: "node20",
     plugins: [sdkAbsent],
+    // `dms --version` answers the version built from: the bundle has no package.json beside it.
+    define: { DMS_BUILD_VERSION: JSON.stringify(stampVersion) },
     banner: { js: `// dms ${stampVersion}, built for the GitHub Action by tools/release/action-build.ts. Do not edit.` },
     legalComments: "eof",
     logLevel: "warning",
