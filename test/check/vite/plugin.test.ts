@@ -316,6 +316,23 @@ describe("simulatorPlugin in vite dev (the packed package)", () => {
     }
   });
 
+  it('errors: "service" and keyScope: the service\'s FastAPI shapes and its organisation-key 403, through vite dev', async () => {
+    const { simulatorPlugin } = (await import(pluginUrl)) as { simulatorPlugin: typeof SimulatorPluginFn };
+    const shaped = simulatorPlugin({ prefix: "/shaped", errors: "service", keyScope: "organization" });
+    const vite = await startViteWith([shaped]);
+    try {
+      const base = `${originOf(vite)}/shaped`;
+      const refused = await json(`${base}/v2/deployments`);
+      expect(refused).toMatchObject({ status: 403, type: "application/json" });
+      expect(refused.body.detail).toContain("requires workspace specification");
+      const invalid = await json(`${base}/v2/deployments?limit=500`, { headers: { "x-tenant-id": SEED_IDS.tenant_id } });
+      expect(invalid).toMatchObject({ status: 422, type: "application/json", body: { detail: [{ loc: ["query", "limit"], type: "maximum" }] } });
+    } finally {
+      await vite.close();
+      await shaped.api.close();
+    }
+  });
+
   it("serves the simulator in vite preview as well", async () => {
     await mkdir(join(app, "dist"), { recursive: true });
     await writeFile(join(app, "dist/index.html"), "<!doctype html><title>built</title>");
