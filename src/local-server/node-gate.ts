@@ -29,6 +29,11 @@ export interface GateOptions {
   serverName: string;
   /** Whether the refusals name --allowed-host and --cors-origin; false for a server without them (dms mcp). Default true. */
   flagHints?: boolean;
+  /**
+   * How a refusal is written: its body and media type. Default problem+json; the simulator with
+   * `errors: "service"` writes the service's shape, so its gate answers as its core does.
+   */
+  writeProblem?: (problem: GateProblem) => { contentType: string; text: string };
 }
 
 /** A request the gate let through: its method, target (path and query), path, and the CORS headers every answer to it carries. */
@@ -71,6 +76,11 @@ export { SERVER_TIME_BOUNDS } from "./listen.js";
 
 export function createNodeGate(options: GateOptions): NodeGate {
   const { listenHost, serverName, flagHints = true } = options;
+  const write = options.writeProblem ?? ((problem: GateProblem) => ({ contentType: "application/problem+json", text: JSON.stringify(problem) }));
+  const refuse = (res: ServerResponse, problem: GateProblem, headers: Record<string, string>) => {
+    const { contentType, text } = write(problem);
+    return sendAnswer(res, problem.status, headers, text, contentType);
+  };
   const bounds = options.bounds ?? REQUEST_BOUNDS;
   const ownHost =
     listenHost === undefined || WILDCARD_HOSTS.has(listenHost)
@@ -88,7 +98,7 @@ export function createNodeGate(options: GateOptions): NodeGate {
       const path = q < 0 ? target : target.slice(0, q);
       // A foreign Host gets nothing else, CORS headers included.
       if (!isAllowedHost(req.headers.host, policy)) {
-        sendProblem(res, foreignHostProblem(req.headers.host, path, serverName, flagHints), {});
+        refuse(res, foreignHostProblem(req.headers.host, path, serverName, flagHints), {});
         return undefined;
       }
       const origin = req.headers.origin;
@@ -109,11 +119,11 @@ export function createNodeGate(options: GateOptions): NodeGate {
         ? crossSiteWriteProblem(origin, method, path, serverName, flagHints)
         : requestTargetProblem(target);
       if (refused) {
-        sendProblem(res, refused, cors);
+        refuse(res, refused, cors);
         return undefined;
       }
       if (declaresTooLarge(req.headers["content-length"], bounds.maxBodyBytes)) {
-        sendThenClose(req, res, problemDetails("content-too-large", tooLargeDetail(bounds.maxBodyBytes), path), cors);
+        sendThenClose(req, res, write(problemDetails("content-too-large", tooLargeDetail(bounds.maxBodyBytes), path)), 413, cors);
         return undefined;
       }
       if (expectsContinue) res.writeContinue();
@@ -122,7 +132,7 @@ export function createNodeGate(options: GateOptions): NodeGate {
     async readBody(req, res, admitted, limit = bounds.maxBodyBytes) {
       const read = await readBodyWithin(req, Math.min(limit, bounds.maxBodyBytes));
       if (read.ok) return read;
-      sendThenClose(req, res, problemDetails("content-too-large", tooLargeDetail(read.limit), admitted.path), admitted.cors);
+      sendThenClose(req, res, write(problemDetails("content-too-large", tooLargeDetail(read.limit), admitted.path)), 413, admitted.cors);
       return { ok: false };
     },
     hasBody(req) {
@@ -163,11 +173,16 @@ export function sendAnswer(
  * complete, `Connection: close` not to send more on it) and the connection stays open a moment,
  * unread: TCP holds the client's upload back while it reads the answer. Then it is closed.
  */
-function sendThenClose(req: IncomingMessage, res: ServerResponse, problem: GateProblem, headers: Record<string, string>): number {
-  const text = JSON.stringify(problem);
-  res.writeHead(problem.status, {
+function sendThenClose(
+  req: IncomingMessage,
+  res: ServerResponse,
+  { contentType, text }: { contentType: string; text: string },
+  status: number,
+  headers: Record<string, string>,
+): number {
+  res.writeHead(status, {
     ...headers,
-    "content-type": "application/problem+json",
+    "content-type": contentType,
     "content-length": String(Buffer.byteLength(text)),
     connection: "close",
   });
@@ -175,5 +190,5 @@ function sendThenClose(req: IncomingMessage, res: ServerResponse, problem: GateP
   const timer = setTimeout(() => res.end(), LINGER_MS);
   timer.unref();
   req.socket?.once("close", () => clearTimeout(timer));
-  return problem.status;
+  return status;
 }

@@ -15,7 +15,7 @@ import type { Plugin, PreviewServer, ViteDevServer } from "vite";
 import { createNodeGate, type NodeGate } from "../local-server/node-gate.js";
 import { checkSimulatorOptions, type KeyScope, type SimulatorApiKey, type SimulatorFault, type SimulatorLatency } from "../simulator/core/options.js";
 import type { ErrorShape } from "../shared/problems.js";
-import type { Router } from "../simulator/core/router.js";
+import { refusalWriter, type Router } from "../simulator/core/router.js";
 import { problem } from "../simulator/core/reply.js";
 import { createSimulator, type Simulator } from "../simulator/core/simulator.js";
 import { serveSimulatorRequest } from "../simulator/node/serve.js";
@@ -100,6 +100,7 @@ export function simulatorPlugin(options: SimulatorPluginOptions = {}): Simulator
     throw new TypeError(`simulatorPlugin: defaultApiKey ${keyProblem}.`);
   }
   let root = process.cwd();
+  const writeProblem = refusalWriter(options.errors ?? "problem");
 
   const stateFile = () => (options.state === undefined ? undefined : isAbsolute(options.state) ? options.state : resolve(root, options.state));
   // One simulator per prefix and state file; the same options find the same simulator again.
@@ -178,7 +179,13 @@ export function simulatorPlugin(options: SimulatorPluginOptions = {}): Simulator
     return (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => {
       const target = underPrefix(req.url ?? "/", prefix);
       if (target === undefined) return next();
-      gate ??= createNodeGate({ policy: vitePolicy(server, kind), serverName: "simulator", flagHints: false });
+      gate ??= createNodeGate({
+        policy: vitePolicy(server, kind),
+        serverName: "simulator",
+        flagHints: false,
+        // The plugin's own refusals are written in the shape its simulator answers in.
+        ...(writeProblem ? { writeProblem } : {}),
+      });
       serveSimulatorRequest(req, res, { gate, handle, target, missingHeader, replyHeaders: NO_STORE, logError });
     };
   }

@@ -3,7 +3,9 @@
 // headers, application/json, `{"detail": "text"}`, and for a 422 naming fields `{"detail": [{loc,
 // msg, type}]}`. In-process (createSimulator) and over HTTP (startSimulator, as `--errors service`
 // gives it). The control API keeps problem+json. Each case fails on a simulator without the option.
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SEED_IDS } from "../../src/simulator/core/seed.js";
+import { sendRaw } from "../support/raw-http.js";
 import { createSimulator, type CreateSimulatorOptions } from "../../src/simulator/core/simulator.js";
 import { startSimulator, type RunningSimulator } from "../../src/simulator/node/index.js";
 import { documentedErrorStatuses, type ErrorCase, errorCases, requestOf } from "../support/error-cases.js";
@@ -56,9 +58,9 @@ describe("every documented error status has a case", () => {
 
 for (const over of ["in-process", "http"] as const) {
   describe(`errors: "service" (${over})`, () => {
-    // Over HTTP, the local-server gate's own refusals come before the core and keep problem+json
-    // (docs/simulator.md says so); a persistence adapter is an in-process option.
-    const cases = over === "http" ? CASES.filter((c) => !c.gate && !c.options?.persistence) : CASES;
+    // Over HTTP the local-server gate answers some before the core (gate: true), in the same shape;
+    // a persistence adapter is an in-process option.
+    const cases = over === "http" ? CASES.filter((c) => !c.options?.persistence) : CASES;
     it.each(cases.map((c) => [`${c.status} ${c.name}`, c] as const))("%s", async (_name, c) => {
       const problem = await answer(c, "problem", over);
       expect(problem.status).toBe(c.status);
@@ -101,5 +103,23 @@ describe("dms-simulator --errors and --key-scope", () => {
     await expect(runSimulatorCli(["--port", "0", "--quiet", "--errors", "fastapi"])).rejects.toThrow(SimulatorUsageError);
     await expect(runSimulatorCli(["--port", "0", "--quiet", "--errors", "fastapi"])).rejects.toThrow(/^--errors must be "problem" or "service"/);
     await expect(runSimulatorCli(["--port", "0", "--quiet", "--key-scope", "everyone"])).rejects.toThrow(/^--key-scope must be/);
+  });
+});
+
+describe("the node gate's own refusals in the service's shape (errors: \"service\", over HTTP only)", () => {
+  let running: RunningSimulator;
+  beforeAll(async () => {
+    running = await startSimulator({ port: 0, quiet: true, errors: "service" });
+  });
+  afterAll(() => running?.close());
+
+  it.each([
+    ["a foreign Host", { headers: { host: "evil.example", "x-api-key": "k" } }],
+    ["a cross-site write", { method: "PATCH", headers: { origin: "https://evil.example", "content-type": "text/plain", "x-api-key": "k" }, body: "{}" }],
+  ] as const)("%s: 403 {detail} as application/json", async (_name, request) => {
+    const answer = await sendRaw(`${running.url}/v2/deployments/${SEED_IDS.deployment_id}`, { ...request, headers: { ...request.headers } });
+    expect(answer.status).toBe(403);
+    expect(answer.headers["content-type"]).toMatch(/^application\/json/);
+    expect(Object.keys(JSON.parse(answer.text))).toEqual(["detail"]);
   });
 });

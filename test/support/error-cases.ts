@@ -26,7 +26,7 @@ export interface ErrorCase {
   /** Sent as they are; X-Api-Key is KEY unless given (null leaves it out). */
   headers?: Record<string, string | null>;
   body?: string;
-  /** Over HTTP, answered by the local-server gate before the core (src/local-server/node-gate.ts), which keeps problem+json. */
+  /** Over HTTP, answered by the local-server gate before the core (src/local-server/node-gate.ts), in the simulator's shape too. */
   gate?: true;
 }
 

@@ -24,7 +24,8 @@ import { type ControlActions, findControlAction } from "./control.js";
 import type { Faults } from "./faults.js";
 import { inServiceShape, PROBLEM_JSON, problem, type Reply } from "./reply.js";
 import type { OperationId, RoutedAnswer } from "./operations.js";
-import type { FieldError, CheckedOperation, RequestChecker } from "./validate.js";
+import { describeOperations, type FieldError, type CheckedOperation, type RequestChecker } from "./validate.js";
+import { openApiDocument } from "../../shared/document.js";
 
 /** A request as every transport can give it. */
 export interface SimRequest {
@@ -213,6 +214,20 @@ export function withErrorShape(handle: Router, shape: ErrorShape, operations: re
     const reply = handle(request);
     return reply instanceof Promise ? reply.then((r) => inServiceShape(r, where)) : inServiceShape(reply, where);
   };
+}
+
+/**
+ * How a transport's own refusals (the node gate's: a foreign Host, a cross-site write, a target
+ * that cannot be read, a body past the bound) are written in `shape`: undefined for problem+json,
+ * the default; for "service", the same conversion as the core's answers.
+ */
+export function refusalWriter(shape: ErrorShape): ((problem: GateProblem) => { contentType: string; text: string }) | undefined {
+  if (shape === "problem") return undefined;
+  const where = parameterPlaces(describeOperations(openApiDocument));
+  return (problem) => ({
+    contentType: "application/json",
+    text: JSON.stringify(inServiceShape({ status: problem.status, contentType: PROBLEM_JSON, body: problem }, where).body),
+  });
 }
 
 /** Where each parameter of the document is sent (query, path, header), by name: a FastAPI field error's `loc` starts with it. */

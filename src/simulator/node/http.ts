@@ -4,7 +4,8 @@ import { createServer, type Server } from "node:http";
 import { serverOptions, type TimeBounds } from "../../local-server/listen.js";
 import { createNodeGate } from "../../local-server/node-gate.js";
 import type { LocalServerPolicy } from "../../gate/policy.js";
-import type { Router } from "../core/router.js";
+import { refusalWriter, type Router } from "../core/router.js";
+import type { ErrorShape } from "../../shared/problems.js";
 import { serveSimulatorRequest } from "./serve.js";
 
 export interface NodeServerOptions {
@@ -15,10 +16,18 @@ export interface NodeServerOptions {
   listenHost?: string;
   /** How long a client may take to send a request; SERVER_TIME_BOUNDS by default. */
   timeBounds?: Partial<TimeBounds> | undefined;
+  /** The simulator's `errors`: the gate's own refusals are written in that shape too. */
+  errors?: ErrorShape | undefined;
 }
 
-export function createNodeServer({ handle, policy, log, listenHost, timeBounds }: NodeServerOptions): Server {
-  const gate = createNodeGate({ policy, serverName: "simulator", ...(listenHost !== undefined ? { listenHost } : {}) });
+export function createNodeServer({ handle, policy, log, listenHost, timeBounds, errors = "problem" }: NodeServerOptions): Server {
+  const writeProblem = refusalWriter(errors);
+  const gate = createNodeGate({
+    policy,
+    serverName: "simulator",
+    ...(listenHost !== undefined ? { listenHost } : {}),
+    ...(writeProblem ? { writeProblem } : {}),
+  });
   const logError = (error: unknown) => log?.(`error: ${(error as Error)?.stack ?? String(error)}`);
   const server = createServer(serverOptions(timeBounds), (req, res) => serveSimulatorRequest(req, res, { gate, handle, log, logError }));
   // A client that asks before uploading (Expect: 100-continue, as curl does for large bodies) is

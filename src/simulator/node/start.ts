@@ -91,6 +91,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     listenHost: host,
     log,
     timeBounds: options.timeBounds,
+    errors: options.errors,
   });
   let listening: Listening;
   try {
