@@ -45,7 +45,7 @@ export const OTHER_COMMANDS: Record<string, Proof> = {
   "npx redocly": { notRun: "named in docs/workflows.md only to warn against it: the npm package `redocly` is a placeholder that exits 0" },
   "npx @redocly/cli": {
     proof:
-      "docs/workflows.md's block runs in the fresh-clone test (documented-commands.ts) and test/workflows runs respect on the shipped workflows; `npx redocly` would reach a placeholder package",
+      "docs/workflows.md's block runs in the fresh-clone test (documented-commands.ts) and test/check/workflows runs respect on the shipped workflows; `npx redocly` would reach a placeholder package",
   },
   "npm test": { notRun: "the suite itself" },
 };

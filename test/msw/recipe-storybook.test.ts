@@ -1,7 +1,7 @@
-// The Storybook recipe's stories (test/storybook/DeploymentCard.stories.tsx, which
+// The Storybook recipe's stories (test/check/storybook/DeploymentCard.stories.tsx, which
 // docs/react-and-testing.md shows) without a browser: msw/node stands in for the addon's service
 // worker and serves the same parameters.msw.handlers, so the component's client (on the global fetch)
-// reads the state each story's loader set up. test/storybook/storybook.test.ts builds the same
+// reads the state each story's loader set up. test/check/storybook/storybook.test.ts builds the same
 // stories with `storybook build` and opens them in Chromium.
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -9,7 +9,7 @@ import { type DeploymentsClient, unwrap } from "../../src/index.js";
 import { SEED_IDS } from "../../src/simulator/node/index.js";
 
 // Imported by a path the type checker does not follow: Storybook's types are checked with
-// test/storybook/tsconfig.json (their .d.ts files do not pass this project's library check).
+// test/check/storybook/tsconfig.json (their .d.ts files do not pass this project's library check).
 interface Story {
   loaders?: (() => Promise<unknown>)[];
 }
@@ -18,7 +18,7 @@ interface StoriesModule {
   Deployed: Story;
   Deploying: Story;
 }
-const STORIES = "../storybook/DeploymentCard.stories.js";
+const STORIES = "../check/storybook/DeploymentCard.stories.js";
 const { default: meta, Deployed, Deploying } = (await import(/* @vite-ignore */ STORIES)) as StoriesModule;
 
 const server = setupServer(...meta.parameters.msw.handlers);

@@ -19,6 +19,7 @@ const PACKAGE_NAMES: [string, string][] = [
   ['"../../src/simulator/node/index.js"', '"deployment-management-api/simulator"'],
   ['"../../src/simulator/core/index.js"', '"deployment-management-api/simulator"'],
   ['"../recipes/DeploymentCard.js"', '"./DeploymentCard"'],
+  ['"../../recipes/DeploymentCard.js"', '"./DeploymentCard"'],
   ['"./DeploymentCard.js"', '"./DeploymentCard"'],
 ];
 
@@ -26,8 +27,8 @@ const PACKAGE_NAMES: [string, string][] = [
 const REGION_FILES = [
   "test/recipes/DeploymentCard.tsx",
   "test/recipes/vitest-msw-testing-library.test.tsx",
-  "test/storybook/.storybook/preview.ts",
-  "test/storybook/DeploymentCard.stories.tsx",
+  "test/check/storybook/.storybook/preview.ts",
+  "test/check/storybook/DeploymentCard.stories.tsx",
 ];
 
 function blocks(markdown: string): string[] {

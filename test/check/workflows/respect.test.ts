@@ -11,9 +11,9 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { REVISION_STATUSES, TERMINAL_REVISION_STATUSES } from "../../generated/constants.js";
-import { type RunningSimulator, startSimulator } from "../../src/simulator/node/index.js";
-import { ROOT } from "../support/document.js";
+import { REVISION_STATUSES, TERMINAL_REVISION_STATUSES } from "../../../generated/constants.js";
+import { type RunningSimulator, startSimulator } from "../../../src/simulator/node/index.js";
+import { ROOT } from "../../support/document.js";
 
 const DESCRIPTION = join(ROOT, "arazzo/deployments.arazzo.yaml");
 const REDOCLY = join(ROOT, "node_modules/.bin/redocly");

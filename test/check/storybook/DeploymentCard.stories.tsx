@@ -1,5 +1,5 @@
 // The Storybook recipe of docs/react-and-testing.md (test/recipes/docs.test.ts checks the page shows
-// the region below); test/storybook/storybook.test.ts builds it with `storybook build` and opens its
+// the region below); test/check/storybook/storybook.test.ts builds it with `storybook build` and opens its
 // stories in Chromium. The package is imported by its name, as a project does: Vite resolves it to
 // this repository's built dist/ through package.json "exports" (the "browser" condition picks the
 // simulator's core), so the build checks the entries a consumer gets.
@@ -9,7 +9,7 @@ import type { Meta, StoryObj } from "@storybook/react-vite";
 import { createDeploymentsClient } from "deployment-management-api";
 import { simulatorHandlers } from "deployment-management-api/msw";
 import { createSimulator, SEED_IDS } from "deployment-management-api/simulator";
-import { DeploymentCard } from "../recipes/DeploymentCard.js";
+import { DeploymentCard } from "../../recipes/DeploymentCard.js";
 
 const baseUrl = "https://api.example.test";
 const sim = createSimulator({ stepSeconds: 2 });

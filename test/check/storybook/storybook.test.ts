@@ -1,5 +1,5 @@
 // The Storybook recipe built for real: `storybook build` (Storybook 10 with @storybook/react-vite and
-// msw-storybook-addon 3's CSF 3 loader) of test/storybook/, then its stories opened in Chromium from
+// msw-storybook-addon 3's CSF 3 loader) of test/check/storybook/, then its stories opened in Chromium from
 // the static output: each shows what the simulator answers through MSW's service worker.
 import { readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
@@ -9,10 +9,10 @@ import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM_PATH, chromiumAvailable, launchChromium } from "../support/docs-browser.js";
-import { ROOT } from "../support/document.js";
-import { run } from "../support/run.js";
-import { typeCheck } from "../support/tsc.js";
+import { CHROMIUM_PATH, chromiumAvailable, launchChromium } from "../../support/docs-browser.js";
+import { ROOT } from "../../support/document.js";
+import { run } from "../../support/run.js";
+import { typeCheck } from "../../support/tsc.js";
 
 const STORYBOOK = join(ROOT, "node_modules/storybook/dist/bin/dispatcher.js");
 const TYPES: Record<string, string> = {
@@ -32,10 +32,10 @@ let typeChecked: Promise<string>;
 
 beforeAll(async () => {
   // tsc runs while Storybook builds: the build waits on the disk as much as on the CPU.
-  typeChecked = typeCheck("test/storybook/tsconfig.json", { args: ["--noEmit"] });
+  typeChecked = typeCheck("test/check/storybook/tsconfig.json", { args: ["--noEmit"] });
   out = await mkdtemp(join(tmpdir(), "dms-storybook-"));
   const started = performance.now();
-  await run(process.execPath, [STORYBOOK, "build", "-c", "test/storybook/.storybook", "-o", out, "--quiet", "--disable-telemetry"], {
+  await run(process.execPath, [STORYBOOK, "build", "-c", "test/check/storybook/.storybook", "-o", out, "--quiet", "--disable-telemetry"], {
     cwd: ROOT,
     env: { ...process.env, STORYBOOK_DISABLE_TELEMETRY: "1", CI: "1" },
     maxBuffer: 1 << 24,
@@ -63,7 +63,7 @@ afterAll(async () => {
 });
 
 describe("storybook build of the recipe", () => {
-  it("type-checks: the stories, preview.ts and main.ts (test/storybook/tsconfig.json)", async () => {
+  it("type-checks: the stories, preview.ts and main.ts (test/check/storybook/tsconfig.json)", async () => {
     expect(await typeChecked).toBe("");
   });
 

@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { StorybookConfig } from "@storybook/react-vite";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "../../..");
+const root = join(dirname(fileURLToPath(import.meta.url)), "../../../..");
 const workerDir = join(root, "node_modules/.cache/storybook-msw-worker");
 mkdirSync(workerDir, { recursive: true });
 copyFileSync(join(root, "node_modules/msw/lib/mockServiceWorker.js"), join(workerDir, "mockServiceWorker.js"));
