@@ -89,3 +89,14 @@ export function checkJsonBounds(value: unknown, bounds: Readonly<RequestBounds> 
   }
   return errors;
 }
+
+/**
+ * How long a client may take to send a request to a local server (ms): its headers, the whole
+ * request, and how often that is checked. The Node servers set them on node:http
+ * (src/local-server/listen.ts); the type lives here so that browser-safe option types can name it.
+ */
+export interface TimeBounds {
+  headersTimeout: number;
+  requestTimeout: number;
+  connectionsCheckingInterval: number;
+}

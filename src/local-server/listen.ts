@@ -9,6 +9,8 @@
 // It imports nothing relative, so `npm run docs` (tools/docs/serve.ts, run by Node as TypeScript) can import it.
 import type { Server, ServerOptions } from "node:http";
 import type { AddressInfo } from "node:net";
+// A type-only import: Node strips it with the types, so this file still imports nothing at run time.
+import type { TimeBounds } from "../gate/bounds.js";
 
 /**
  * The time bounds every local server sets on its node:http server (the simulator's port, the mock's
@@ -20,12 +22,7 @@ import type { AddressInfo } from "node:net";
  */
 export const SERVER_TIME_BOUNDS = Object.freeze({ headersTimeout: 5_000, requestTimeout: 15_000, connectionsCheckingInterval: 1_000 });
 
-/** How long a client may take: to send the headers, the whole request, and how often that is checked (ms). */
-export interface TimeBounds {
-  headersTimeout: number;
-  requestTimeout: number;
-  connectionsCheckingInterval: number;
-}
+export type { TimeBounds };
 
 /** The node:http options of a local server: SERVER_TIME_BOUNDS, with any bound given instead. */
 export function serverOptions(bounds: Partial<TimeBounds> = {}): ServerOptions {

@@ -1,7 +1,8 @@
 // startSimulator: the simulator's core behind node:http on a port, with the state file (when one
 // is given, a SQLite database through node:sqlite) as its persistence. This is the only part of the
 // simulator that needs Node; node:sqlite is loaded only when there is a state file.
-import { type Listening, listen, type TimeBounds } from "../../local-server/listen.js";
+import type { TimeBounds } from "../../gate/bounds.js";
+import { type Listening, listen } from "../../local-server/listen.js";
 import { checkPortOption } from "../../shared/port.js";
 import { checkSimulatorOptions } from "../core/options.js";
 import {

@@ -6,10 +6,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { browserBundle } from "../support/browser-bundle.js";
+import { browserBundle } from "../../support/browser-bundle.js";
 import { afterAll, describe, expect, it } from "vitest";
-import { ROOT } from "../support/document.js";
-import { typeCheck } from "../support/tsc.js";
+import { ROOT } from "../../support/document.js";
+import { typeCheck } from "../../support/tsc.js";
 
 const work = mkdtempSync(join(tmpdir(), "dms-core-bundle-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
