@@ -19,6 +19,10 @@ export const SCRIPTS: Record<string, Proof> = {
   screenshot: { proof: "npm run screenshot: exits 0 and writes assets/docs.png (a PNG)" },
   typecheck: { proof: "npm run typecheck: exits 0" },
   test: { notRun: "the suite itself: .ci/run runs it on a fresh clone of main, and this test runs beside it" },
+  "release:action": {
+    notRun:
+      "it makes a release commit; test/check/release/action-build.test.ts runs it in a fresh clone (and --no-commit builds), and test/action runs the Action from its build",
+  },
   check: { notRun: "the project's guards: .ci/run runs them on a fresh clone of main after npm test, and this test runs beside it" },
   "test:contract": { proof: "npm run test:contract with CONTRACT_BASE_URL at the fresh simulator: exits 0" },
   "test:fresh-clone": { notRun: "this test itself (.ci/run runs it after npm test)" },
@@ -48,6 +52,9 @@ export const OTHER_COMMANDS: Record<string, Proof> = {
       "docs/workflows.md's block runs in the fresh-clone test (documented-commands.ts) and test/check/workflows runs respect on the shipped workflows; `npx redocly` would reach a placeholder package",
   },
   "npm test": { notRun: "the suite itself" },
+  "npx @modelcontextprotocol/inspector": {
+    notRun: "a browser client of the reader's choosing; test/mcp/http.test.ts checks that --allow-origin admits its origin and nothing else",
+  },
 };
 
 /** The commands a page tells its reader to run: `npm run X`, `npm start`, `npm test`, `npm exec X`, `npx X`. */
