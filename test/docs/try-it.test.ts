@@ -6,10 +6,9 @@
 // deploy. One browser, one page load.
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import type { Locator, Page } from "playwright-core";
+import type { Locator } from "playwright-core";
 import { describe, expect, test } from "vitest";
-import { CHROMIUM_PATH, chromiumAvailable, docsPageForSuite } from "../support/docs-browser.js";
-import { tagSlug } from "../../tools/docs/page-document.ts";
+import { CHROMIUM_PATH, chromiumAvailable, consoleOf, docsPageForSuite } from "../support/docs-browser.js";
 import * as walk from "../../src/shared/walk.js";
 import { deref, document, operationById, operations } from "../support/document.js";
 
@@ -36,19 +35,6 @@ function bodyExample(operationId: string): string | undefined {
   if (!op.requestBody) return undefined;
   const media = deref(op.requestBody).content["application/json"];
   return JSON.stringify(deref(Object.values<any>(media.examples)[0]).value, null, 2);
-}
-
-/** Goes to the operation by its link (#/<tag>/<operationid>, as the sidebar and the guide link it) and finds its console. */
-async function consoleOf(page: Page, operationId: string): Promise<Locator> {
-  const { op } = operationById(operationId);
-  const sectionId = `${tagSlug(op.tags[0])}/${operationId.toLowerCase()}`;
-  await page.evaluate((hash) => {
-    location.hash = hash;
-  }, `#/${sectionId}`);
-  const element = page.locator(`[id="${sectionId}"] [data-try-operation="${operationId}"]`);
-  await element.waitFor();
-  await element.scrollIntoViewIfNeeded();
-  return element;
 }
 
 /** The first value the page offers for an id input (its <datalist>). */
@@ -177,38 +163,6 @@ describe.skipIf(!chromiumAvailable())("Try it consoles in the docs page, offline
     expect(log).toMatch(/latest_revision_id is [0-9a-f-]{36}/);
     expect(log.indexOf("CREATING")).toBeLessThan(log.indexOf("DEPLOYED"));
     expect(await guide.locator("[data-try-response]").getAttribute("data-status")).toBe("200");
-  });
-
-  test("no console element is wider than its console, from a wide desktop to a phone", async () => {
-    const overflowing: string[] = [];
-    for (const width of [1440, 1024, 760, 390]) {
-      await docs.page.setViewportSize({ width, height: 900 });
-      // Measured as each comes into view: the page renders the sections near the viewport.
-      for (const name of ["guide", ...operations().map((o) => o.operationId)]) {
-        const box = name === "guide" ? docs.page.locator("[data-try-guide]") : await consoleOf(docs.page, name);
-        if (name === "guide") await box.scrollIntoViewIfNeeded();
-        const found = await box.evaluate((console: HTMLElement) => {
-          const edge = console.getBoundingClientRect();
-          const over: string[] = [];
-          for (const element of console.querySelectorAll<HTMLElement>("*")) {
-            const rect = element.getBoundingClientRect();
-            if (rect.width === 0 || rect.height === 0) continue;
-            const by = Math.max(rect.right - edge.right, edge.left - rect.left);
-            if (by > 0.5) over.push(`<${element.tagName.toLowerCase()} class="${element.className}"> by ${by.toFixed(1)} px`);
-            // Text wider than its own box spills out without moving the box: an unbroken path in a
-            // title. Boxes that scroll their content (answers, samples, inputs) may hold wider text.
-            const scrolls = getComputedStyle(element).overflowX !== "visible" || /^(INPUT|TEXTAREA)$/.test(element.tagName);
-            const spill = element.scrollWidth - element.clientWidth;
-            if (!scrolls && element.clientWidth > 0 && spill > 0.5)
-              over.push(`<${element.tagName.toLowerCase()} class="${element.className}"> text by ${spill} px`);
-          }
-          return over;
-        });
-        overflowing.push(...found.map((line) => `${width} px, ${name}: ${line}`));
-      }
-    }
-    expect(overflowing).toEqual([]);
-    await docs.page.setViewportSize({ width: 1280, height: 900 });
   });
 
   test("says where the answers come from, and nothing left the page", async () => {

@@ -11,12 +11,12 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, test } from "vitest";
-import { withCodeSamples } from "../../tools/docs/code-samples.ts";
-import { CHROMIUM_PATH, chromiumAvailable, launchChromium, openOfflinePage } from "../support/docs-browser.js";
-import { docsDocument } from "../../tools/docs/page-document.ts";
-import { finishPage, renderWithRedoc, scriptHash } from "../../tools/docs/page-html.ts";
-import { sanitizeDocument, sanitizeMarkdown } from "../../tools/docs/sanitize.ts";
-import { document as bundle } from "../support/document.js";
+import { withCodeSamples } from "../../../tools/docs/code-samples.ts";
+import { CHROMIUM_PATH, chromiumAvailable, launchChromium, openOfflinePage } from "../../support/docs-browser.js";
+import { docsDocument } from "../../../tools/docs/page-document.ts";
+import { finishPage, renderWithRedoc, scriptHash } from "../../../tools/docs/page-html.ts";
+import { sanitizeDocument, sanitizeMarkdown } from "../../../tools/docs/sanitize.ts";
+import { document as bundle } from "../../support/document.js";
 
 const ATTACK = [
   "Hostile text follows.",

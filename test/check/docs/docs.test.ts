@@ -6,8 +6,8 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { chromiumAvailable, CHROMIUM_PATH, docsPageForSuite, expandTag, showOperation } from "../support/docs-browser.js";
-import { document, operations, operationById, deref, ROOT } from "../support/document.js";
+import { chromiumAvailable, CHROMIUM_PATH, docsPageForSuite, expandTag, showOperation } from "../../support/docs-browser.js";
+import { document, operations, operationById, deref, ROOT } from "../../support/document.js";
 
 const PAGE_HTML = readFileSync(join(ROOT, "generated", "docs", "index.html"), "utf8");
 

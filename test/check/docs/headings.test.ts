@@ -3,7 +3,7 @@
 // lines, as "Deployme / nt", has two), and no word sticks out of the page. A heading may wrap
 // between words; the page sets headings so that their longest word fits (tools/docs/template.hbs).
 import { describe, expect, test } from "vitest";
-import { chromiumAvailable, docsPageForSuite } from "../support/docs-browser.js";
+import { chromiumAvailable, docsPageForSuite } from "../../support/docs-browser.js";
 
 const WIDTHS = [1440, 760, 390];
 

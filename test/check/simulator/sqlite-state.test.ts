@@ -25,11 +25,11 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { crc32 } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import { SEED_IDS, seedState } from "../../src/simulator/core/seed.js";
-import { type SimulatorOptions, StateFileError, startSimulator } from "../../src/simulator/node/index.js";
-import { APPLICATION_ID, loadSqlite, SCHEMA, SCHEMA_VERSION } from "../../src/simulator/node/sqlite/index.js";
-import { ROOT } from "../support/document.js";
-import { Client, startTestSimulator } from "./support.js";
+import { SEED_IDS, seedState } from "../../../src/simulator/core/seed.js";
+import { type SimulatorOptions, StateFileError, startSimulator } from "../../../src/simulator/node/index.js";
+import { APPLICATION_ID, loadSqlite, SCHEMA, SCHEMA_VERSION } from "../../../src/simulator/node/sqlite/index.js";
+import { ROOT } from "../../support/document.js";
+import { Client, startTestSimulator } from "../../simulator/support.js";
 
 // node:sqlite as the adapter loads it (without its experimental warning).
 const { DatabaseSync } = await loadSqlite();
