@@ -1,11 +1,11 @@
 // --state FILE: every acknowledged write survives a restart, also a kill -9 of a real child
 // process (the compiled CLI); a corrupt file stops the start with a clear message and is left as it was.
-import { spawn, execFileSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { startSimulator, StateFileError } from "../../src/simulator/node/index.js";
 import { SEED_IDS } from "../../src/simulator/core/seed.js";
 import { ROOT } from "../support/document.js";
@@ -92,26 +92,9 @@ describe("state file, in process", () => {
 });
 
 describe("state file, child process killed with SIGKILL", () => {
-  const build = join(work, "build");
+  // The compiled CLI npm test's global setup emitted (dist/, from src/ as it is now).
+  const build = ROOT;
   const children: ChildProcess[] = [];
-
-  beforeAll(() => {
-    // Compile only the simulator into a scratch package laid out like the installed one
-    // (dist/ next to generated/), so this test does not depend on the rest of src/ or on dist/.
-    execFileSync(
-      process.execPath,
-      [
-        join(ROOT, "node_modules/typescript/bin/tsc"),
-        ...["--outDir", join(build, "dist"), "--rootDir", join(ROOT, "src")],
-        ...["--module", "NodeNext", "--moduleResolution", "NodeNext", "--target", "ES2022", "--strict", "--skipLibCheck", "--types", "node"],
-        join(ROOT, "src/simulator/node/cli.ts"),
-      ],
-      { cwd: ROOT, stdio: "pipe" },
-    );
-    symlinkSync(join(ROOT, "generated"), join(build, "generated"));
-    symlinkSync(join(ROOT, "node_modules"), join(build, "node_modules"));
-    writeFileSync(join(build, "package.json"), '{"type": "module"}');
-  }, 120_000);
 
   afterAll(() => {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
