@@ -9,14 +9,11 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, utimes, writeFile }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ROOT } from "../support/document.js";
-import { run } from "../support/run.js";
+import { ROOT } from "../../support/document.js";
 
-const orphanDir = join(ROOT, "dist", "simulator", "moved-away");
 const copies: string[] = [];
 
 afterAll(async () => {
-  await rm(orphanDir, { recursive: true, force: true });
   for (const copy of copies) {
     try {
       execFileSync("umount", ["-l", copy], { stdio: "ignore" });
@@ -56,16 +53,20 @@ const lockOf = (copy: string) => join(copy, "dist", ".compile.lock");
 
 describe("compile-if-stale", () => {
   it("deletes outputs whose source is gone, keeps the ones that have a source", async () => {
-    await mkdir(orphanDir, { recursive: true });
-    for (const name of ["cli.js", "cli.d.ts"]) await writeFile(join(orphanDir, name), "// compiled from a source that moved\n");
-    // A touched source makes dist/ stale, so this run compiles (and clears orphans) whatever ran before.
-    const now = new Date();
-    await utimes(join(ROOT, "src", "index.ts"), now, now);
-    await run(process.execPath, ["tools/build/compile-if-stale.ts"], { cwd: ROOT });
-    expect(existsSync(join(orphanDir, "cli.js"))).toBe(false);
-    expect(existsSync(join(orphanDir, "cli.d.ts"))).toBe(false);
-    expect(existsSync(join(ROOT, "dist", "simulator", "node", "cli.js"))).toBe(true);
-    expect(existsSync(join(ROOT, "dist", ".compiled.json"))).toBe(true);
+    // In a copy: touching this checkout's sources would make every launcher other suites start recompile.
+    const copy = await checkoutCopy();
+    expect((await start(copy).ended).code).toBe(0);
+    const orphans = join(copy, "dist", "simulator", "moved-away");
+    await mkdir(orphans, { recursive: true });
+    for (const name of ["cli.js", "cli.d.ts"]) await writeFile(join(orphans, name), "// compiled from a source that moved\n");
+    // A touched source makes dist/ stale, so this run compiles and clears orphans.
+    const later = new Date(Date.now() + 5_000);
+    await utimes(join(copy, "src", "index.ts"), later, later);
+    expect((await start(copy).ended).code).toBe(0);
+    expect(existsSync(join(orphans, "cli.js"))).toBe(false);
+    expect(existsSync(join(orphans, "cli.d.ts"))).toBe(false);
+    expect(existsSync(join(copy, "dist", "simulator", "node", "cli.js"))).toBe(true);
+    expect(existsSync(join(copy, "dist", ".compiled.json"))).toBe(true);
   });
 
   it("every launcher in tools/run/ runs a file that compiling src/ makes", async () => {
