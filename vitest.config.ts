@@ -18,5 +18,9 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Two cores: suites that start servers or compilers run two at a time.
     maxWorkers: 2,
+    // A worker runs file after file instead of one new worker a file: about a quarter of the lane's
+    // time was spawning workers and importing the same modules again. Every suite closes what it
+    // starts (servers, MSW's interception, browsers) in its own afterAll, which this relies on.
+    isolate: false,
   },
 });

@@ -93,3 +93,15 @@ export function localServers(): (handler: Handler) => Promise<LocalServer> {
     return server;
   };
 }
+
+/** Serves `total` generated items on any paged path; item i has id `item-i` and a payload of `padding` bytes. */
+export async function listServer(total: number, padding = 0) {
+  return startLocalServer((req, res) => {
+    const limit = Number(req.url.searchParams.get("limit") ?? 20);
+    const offset = Number(req.url.searchParams.get("offset") ?? 0);
+    const end = Math.min(total, offset + limit);
+    const resources = [];
+    for (let i = offset; i < end; i++) resources.push({ id: `item-${i}`, name: "x".repeat(padding) });
+    sendJson(res, 200, { resources, offset: offset + resources.length });
+  });
+}

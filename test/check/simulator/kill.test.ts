@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, expect, it } from "vitest";
-import { createStateFilePersistence } from "../../src/simulator/node/index.js";
-import { ROOT } from "../support/document.js";
+import { createStateFilePersistence } from "../../../src/simulator/node/index.js";
+import { ROOT } from "../../support/document.js";
 
 const work = mkdtempSync(join(tmpdir(), "dms-kill-"));
 const children: ChildProcess[] = [];
