@@ -125,7 +125,9 @@ export async function compileIfStale(options: { declarations?: boolean } = {}): 
     // Another process may have compiled while this one waited for the lock: look again inside it.
     if (isFresh(names, declarations)) return true;
     removeOrphans(names);
-    const clean = declarations ? compileWithTsc() : await emitJavaScript(names);
+    // After an esbuild emit, tsc -b would take its own build info as up to date and leave esbuild's
+    // JavaScript in place (no comments, other bytes): what is packed must be tsc's, so it rebuilds all.
+    const clean = declarations ? compileWithTsc(readStamp()?.stamp.declarations !== true) : await emitJavaScript(names);
     if (clean) {
       writeFileSync(stamp, JSON.stringify({ sources: names, declarations } satisfies Stamp));
       utimesSync(stamp, new Date(), new Date());
@@ -163,10 +165,10 @@ async function emitJavaScript(names: string[]): Promise<boolean> {
 }
 
 /** JavaScript and declarations of both projects (tsc -b), for packing; type errors are reported and still emitted. */
-function compileWithTsc(): boolean {
-  process.stderr.write("Compiling src/ with declarations (tsc -b tsconfig.build.json)...\n");
+function compileWithTsc(force: boolean): boolean {
+  process.stderr.write(`Compiling src/ with declarations (tsc -b tsconfig.build.json${force ? " --force" : ""})...\n`);
   try {
-    execFileSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-b", "tsconfig.build.json"], {
+    execFileSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-b", "tsconfig.build.json", ...(force ? ["--force"] : [])], {
       cwd: root,
       stdio: ["ignore", 2, 2],
     });

@@ -77,11 +77,15 @@ console.log(
 const started = Date.now();
 // The test timeout follows the budget: each property stops itself at its share of the time.
 const testTimeout = seconds !== undefined ? Math.ceil(seconds * 1000 + 180_000) : 24 * 3600_000;
-const child = spawn(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--config", "vitest.check.config.ts", ...files, `--testTimeout=${testTimeout}`, `--hookTimeout=120000`], {
-  cwd: ROOT,
-  env,
-  stdio: "inherit",
-});
+const child = spawn(
+  process.execPath,
+  ["node_modules/vitest/vitest.mjs", "run", "--config", "vitest.check.config.ts", ...files, `--testTimeout=${testTimeout}`, `--hookTimeout=120000`],
+  {
+    cwd: ROOT,
+    env,
+    stdio: "inherit",
+  },
+);
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
 child.on("exit", (code, signal) => {
   /** One line of the report each property writes (test/check/fuzz/budget.ts). */
