@@ -38,11 +38,12 @@ function startSimulator(extraArgs: string[]): { url: Promise<string>; stop: () =
   return { url: ready, stop };
 }
 
-async function allIds(url: string): Promise<string[]> {
+/** Every deployment's id, or only those of one source. */
+async function allIds(url: string, source?: string): Promise<string[]> {
   const ids: string[] = [];
   for (let offset = 0; ; ) {
     const page = await (await fetch(`${url}/v2/deployments?limit=100&offset=${offset}`, { headers: HEADERS })).json();
-    ids.push(...page.resources.map((d: { id: string }) => d.id));
+    ids.push(...page.resources.filter((d: { source: string }) => source === undefined || d.source === source).map((d: { id: string }) => d.id));
     if (page.resources.length < 100) return ids;
     offset = page.offset;
   }
@@ -119,8 +120,9 @@ async function revisionPatches(url: string, id: string, count: number, size: num
  * disk (fsync times on a shared machine drift by 10x within seconds). Medians of SAMPLES each.
  */
 async function history(target: Target): Promise<{ first: number; after: number }> {
-  const [long = "", short = ""] = target.ids!;
   const url = target.url!;
+  // repo_ref applies to scm_host deployments only (src/shared/source-rules.ts): the service refuses it elsewhere.
+  const [long = "", short = ""] = await allIds(url, "scm_host");
   const SAMPLES = 40;
   await revisionPatches(url, long, REVISIONS, 30_000);
   const first: number[] = [];
