@@ -8,7 +8,8 @@ import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { Locator } from "playwright-core";
 import { describe, expect, test } from "vitest";
-import { CHROMIUM_PATH, chromiumAvailable, consoleOf, docsPageForSuite } from "../support/docs-browser.js";
+import { CHROMIUM_PATH, chromiumAvailable, docsPageForSuite } from "../support/docs-browser.js";
+import { consoleOf } from "../support/docs-console.js";
 import * as walk from "../../src/shared/walk.js";
 import { deref, document, operationById, operations } from "../support/document.js";
 

@@ -7,8 +7,6 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
-import { tagSlug } from "../../tools/docs/page-document.ts";
-import { operationById } from "./document.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -196,17 +194,4 @@ export async function showOperation(page: Page, tagName: string, summary: string
   // Its heading reads "link to <summary> <summary>" to assistive tech (a deep-link anchor comes first).
   await section.locator("h1, h2", { hasText: summary }).first().waitFor({ state: "visible" });
   return { section, sectionId };
-}
-
-/** Goes to the operation by its link (#/<tag>/<operationid>, as the sidebar and the guide link it) and finds its console. */
-export async function consoleOf(page: Page, operationId: string): Promise<Locator> {
-  const { op } = operationById(operationId);
-  const sectionId = `${tagSlug(op.tags[0])}/${operationId.toLowerCase()}`;
-  await page.evaluate((hash) => {
-    location.hash = hash;
-  }, `#/${sectionId}`);
-  const element = page.locator(`[id="${sectionId}"] [data-try-operation="${operationId}"]`);
-  await element.waitFor();
-  await element.scrollIntoViewIfNeeded();
-  return element;
 }

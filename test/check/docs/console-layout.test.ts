@@ -3,7 +3,8 @@
 // sweep of every console at every width (about fifty scrolls), so it runs with the docs page's other
 // layout checks in npm run check; test/docs/try-it.test.ts (npm test) sends every console's request.
 import { describe, expect, test } from "vitest";
-import { chromiumAvailable, consoleOf, docsPageForSuite } from "../../support/docs-browser.js";
+import { chromiumAvailable, docsPageForSuite } from "../../support/docs-browser.js";
+import { consoleOf } from "../../support/docs-console.js";
 import { operations } from "../../support/document.js";
 
 describe.skipIf(!chromiumAvailable())("Try it consoles in the docs page, at every width", () => {
