@@ -1,5 +1,5 @@
 // Every dms command as data: its arguments, its flag table, its example and its exit codes. The
-// parser, `--help` and docs/cli.md read these (test/cli/docs.test.ts keeps the page in step).
+// parser, `--help` and docs/cli.md read these (test/check/cli/docs.test.ts keeps the page in step).
 // Data only, imported by `dms --help`: nothing here loads the client or the simulator (only the
 // simulator's flag table, which is data).
 import { SIMULATOR_FLAGS } from "../simulator/node/flags.js";

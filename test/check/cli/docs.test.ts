@@ -9,12 +9,12 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { commandFlags } from "../../src/cli/flags.js";
-import { flagsMarkdown, parseOptions } from "../../src/shared/flag-table.js";
-import { COMMANDS } from "../../src/cli/specs.js";
-import { SIMULATOR_FLAGS } from "../../src/simulator/node/flags.js";
-import { ROOT } from "../support/document.js";
-import { cleanEnv, DMS } from "./support.js";
+import { commandFlags } from "../../../src/cli/flags.js";
+import { flagsMarkdown, parseOptions } from "../../../src/shared/flag-table.js";
+import { COMMANDS } from "../../../src/cli/specs.js";
+import { SIMULATOR_FLAGS } from "../../../src/simulator/node/flags.js";
+import { ROOT } from "../../support/document.js";
+import { cleanEnv, DMS } from "../../cli/support.js";
 
 const page = await readFile(join(ROOT, "docs/cli.md"), "utf8");
 const blocks = (info: string) => [...page.matchAll(new RegExp(`^\`\`\`${info}\\n([\\s\\S]*?)^\`\`\`$`, "gm"))].map((m) => m[1]!);
