@@ -127,22 +127,19 @@ export function primaryType(schema: DocumentNode): string | undefined {
 // It lives in this file because the tools run it as TypeScript straight from src/ (Node strips the
 // types), and a module they import can import nothing of its own at run time.
 
-export interface SchemaView {
+/** The bounds a value must not fall below, and those it must not rise above. */
+export const LOWER_BOUNDS = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"] as const;
+export const UPPER_BOUNDS = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"] as const;
+
+/** The numeric bounds a schema sets; in a view, the tightest of every part's. */
+export type SchemaBounds = { [B in (typeof LOWER_BOUNDS)[number] | (typeof UPPER_BOUNDS)[number]]?: number };
+
+export interface SchemaView extends SchemaBounds {
   /** The JSON types allowed ("null" among them when nullable); undefined when the schema does not say. */
   types: Set<string> | undefined;
   /** The values allowed (const is an enum of one); undefined when any value of the types is. */
   enum: unknown[] | undefined;
   format?: string;
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  exclusiveMaximum?: number;
-  minLength?: number;
-  maxLength?: number;
-  minItems?: number;
-  maxItems?: number;
-  minProperties?: number;
-  maxProperties?: number;
   /** Every pattern a value must match (one per part that gives one). */
   patterns: string[];
   readOnly: boolean;
@@ -167,8 +164,6 @@ export interface SchemaView {
   sample: unknown;
 }
 
-const LOWER_BOUNDS = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"] as const;
-const UPPER_BOUNDS = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"] as const;
 const MAX_DEPTH = 40;
 
 function emptyView(): SchemaView {
@@ -316,4 +311,11 @@ export function viewSchema(document: unknown, raw: DocumentNode, depth = 0): Sch
 /** One schema for a list of schemas that must all hold: the schema itself when there is one. */
 export function allOfSchemas(list: readonly DocumentNode[]): DocumentNode {
   return list.length === 1 ? list[0] : { allOf: [...list] };
+}
+
+/** The bounds a view sets, and only those: for readers that keep their own shape of a view. */
+export function boundsOf(view: SchemaView): SchemaBounds {
+  const out: SchemaBounds = {};
+  for (const bound of [...LOWER_BOUNDS, ...UPPER_BOUNDS]) if (view[bound] !== undefined) out[bound] = view[bound];
+  return out;
 }

@@ -2,24 +2,16 @@
 // reading of a schema (src/shared/walk.ts: $ref followed, allOf intersected with the tightest
 // bounds, the nullable wrapper seen through), shaped for case derivation. ajv
 // (test/support/openapi-validator.ts) stays the judge of what is valid.
-import { allOfSchemas, deref, viewSchema } from "../../src/shared/walk.js";
+import { allOfSchemas, boundsOf, deref, type SchemaBounds, viewSchema } from "../../src/shared/walk.js";
 
 export type Schema = Record<string, any>;
 
-export interface SchemaView {
+export interface SchemaView extends SchemaBounds {
   /** JSON types allowed; undefined when the schema does not say. "null" is in it when nullable. */
   types?: Set<string>;
   enum?: unknown[];
   format?: string;
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  exclusiveMaximum?: number;
-  minLength?: number;
-  maxLength?: number;
   pattern?: string;
-  minItems?: number;
-  maxItems?: number;
   readOnly?: boolean;
   properties: Map<string, Schema>;
   required: Set<string>;
@@ -50,12 +42,11 @@ export function view(document: Schema, raw: Schema): SchemaView {
     required: shared.required,
     closed: shared.closed,
     opaque: shared.branches !== undefined,
+    ...boundsOf(shared),
   };
   if (shared.types) out.types = shared.types;
   if (shared.enum) out.enum = shared.enum;
-  for (const key of ["format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems"] as const) {
-    if (shared[key] !== undefined) (out as any)[key] = shared[key];
-  }
+  if (shared.format !== undefined) out.format = shared.format;
   if (shared.patterns.length > 0) out.pattern = shared.patterns[shared.patterns.length - 1];
   if (shared.readOnly) out.readOnly = true;
   if (shared.items.length > 0) out.items = allOfSchemas(shared.items);

@@ -13,7 +13,7 @@
 // dist/simulator/node/cli.js, and a launcher that still named the old path worked there while it
 // crashed on every fresh clone.
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { acquireCompileLock } from "./compile-lock.ts";
@@ -129,8 +129,8 @@ export async function compileIfStale(options: { declarations?: boolean } = {}): 
     // JavaScript in place (no comments, other bytes): what is packed must be tsc's, so it rebuilds all.
     const clean = declarations ? compileWithTsc(readStamp()?.stamp.declarations !== true) : await emitJavaScript(names);
     if (clean) {
+      // Writing it is what stamps the compile's time.
       writeFileSync(stamp, JSON.stringify({ sources: names, declarations } satisfies Stamp));
-      utimesSync(stamp, new Date(), new Date());
     }
     markBinsExecutable();
     return clean;

@@ -1,11 +1,8 @@
 // The schema half of the breaking-change rules: what a schema allows, flattened (`$ref`s followed,
 // `allOf` parts intersected, the nullable wrapper seen through), and the comparison of two such
 // views by the side they are on (narrowing a request or widening a response breaks a client).
-import { allOfSchemas, type SchemaView, viewSchema } from "../../src/shared/walk.ts";
+import { allOfSchemas, LOWER_BOUNDS, type SchemaView, UPPER_BOUNDS, viewSchema } from "../../src/shared/walk.ts";
 import type { Context, Json, Report, Side } from "./change.ts";
-
-const MIN_BOUNDS = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"] as const;
-const MAX_BOUNDS = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"] as const;
 
 /**
  * What a schema allows, read by the package's one schema view (viewSchema in src/shared/walk.ts: `$ref`s
@@ -60,8 +57,8 @@ export function compareSchemas(ctx: Context, side: Side, where: string, oldRaw: 
     } else if (now.format) narrowed(`format ${now.format} added`);
     else widened(`format ${old.format} removed`);
   }
-  for (const bound of MIN_BOUNDS) compareBound(bound, old[bound], now[bound], (a, b) => b > a, narrowed, widened);
-  for (const bound of MAX_BOUNDS) compareBound(bound, old[bound], now[bound], (a, b) => b < a, narrowed, widened);
+  for (const bound of LOWER_BOUNDS) compareBound(bound, old[bound], now[bound], (a, b) => b > a, narrowed, widened);
+  for (const bound of UPPER_BOUNDS) compareBound(bound, old[bound], now[bound], (a, b) => b < a, narrowed, widened);
   const oldPattern = old.patterns.join(" and ") || undefined;
   const newPattern = now.patterns.join(" and ") || undefined;
   if (oldPattern !== newPattern) {

@@ -3,24 +3,16 @@
 // objects, properties that cannot be sent). It knows only the keywords the document uses; ajv
 // stays the judge (test/check/fuzz/generator.test.ts checks every drawn value against it).
 import fc from "fast-check";
-import { allOfSchemas, deref, viewSchema } from "../../../src/shared/walk.js";
+import { allOfSchemas, boundsOf, deref, type SchemaBounds, viewSchema } from "../../../src/shared/walk.js";
 import { document } from "../../support/document.js";
 
 type Schema = Record<string, any> | boolean;
 
 /** A schema as src/shared/walk.ts reads it, shaped for drawing request values. */
-export interface Flat {
+export interface Flat extends SchemaBounds {
   types: Set<string> | undefined;
   enum?: unknown[];
   format?: string;
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  exclusiveMaximum?: number;
-  minLength?: number;
-  maxLength?: number;
-  minItems?: number;
-  maxItems?: number;
   /** Properties that may be sent (readOnly ones and those the schema forbids with `false` are left out). */
   properties: Map<string, Schema[]>;
   /** Names the schema forbids (`name: false`, or readOnly in a request). */
@@ -49,11 +41,10 @@ export function flatten(raw: Schema, depth = 0): Flat {
     closed: view.closed,
     items: view.items,
     readOnly: view.readOnly,
+    ...boundsOf(view),
   };
   if (view.enum) out.enum = view.enum;
-  for (const key of ["format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems"] as const) {
-    if (view[key] !== undefined) (out as any)[key] = view[key];
-  }
+  if (view.format !== undefined) out.format = view.format;
   if (view.additional.length > 0) out.additional = allOfSchemas(view.additional);
   for (const [name, parts] of view.properties) {
     if (parts.some((sub) => typeof sub === "object" && deref<any>(document, sub).readOnly === true)) out.forbidden.add(name);
