@@ -25,5 +25,9 @@ describe("generated/", () => {
       const [a, b] = await Promise.all([readFile(join(ROOT, "generated", f)), readFile(join(out, f))]);
       expect(a.equals(b), `generated/${f} differs from a fresh build: run npm run build and commit`).toBe(true);
     }
+    // The stamps too: a stamp made from other inputs would make a fresh clone's first `npm run build`
+    // rewrite generated/.stamps.json, a committed file.
+    const [stamps, fresh] = await Promise.all([readFile(join(ROOT, "generated/.stamps.json"), "utf8"), readFile(join(out, ".stamps.json"), "utf8")]);
+    expect(JSON.parse(stamps), "generated/.stamps.json was made from other inputs: run npm run build and commit").toEqual(JSON.parse(fresh));
   });
 });

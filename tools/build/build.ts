@@ -33,10 +33,18 @@ async function listFiles(dir: string): Promise<string[]> {
     .sort();
 }
 
+// A file is hashed under its name inside the checkout, and an output under its name inside the output
+// folder: a build into another folder (--out, the drift test) computes the same stamps as a build of
+// generated/, so the drift test can hold the committed stamps to the inputs they were made from.
+function nameOf(file: string): string {
+  if (file.startsWith(`${outDir}/`)) return `generated/${file.slice(outDir.length + 1)}`;
+  return file.slice(root.length + 1);
+}
+
 async function hashOf(files: string[]): Promise<string> {
   const h = createHash("sha256");
   for (const f of files)
-    h.update(f.slice(root.length))
+    h.update(nameOf(f))
       .update("\0")
       .update(await readFile(f))
       .update("\0");
