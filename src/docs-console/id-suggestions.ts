@@ -6,6 +6,10 @@ import type { ConsoleOperation } from "./requests.js";
 
 const datalistIds = new Map<string, string>();
 const datalistsByParam = new Map<string, Set<HTMLDataListElement>>();
+// Every id an answer named, by parameter: a console built later (Redoc renders an operation when it
+// is first shown) offers them too, not only the seed's.
+const offeredIds = new Map<string, string[]>();
+const MAX_OPTIONS = 100;
 
 /** The id of a <datalist> offering these values for this parameter (one list per parameter and set of values). */
 export function datalistFor(param: string, values: string[]): string {
@@ -14,7 +18,8 @@ export function datalistFor(param: string, values: string[]): string {
   if (!id) {
     id = `try-list-${datalistIds.size + 1}`;
     datalistIds.set(key, id);
-    const list = h("datalist", { id }, ...values.map((value) => h("option", { value })));
+    const offered = (offeredIds.get(param) ?? []).filter((value) => !values.includes(value));
+    const list = h("datalist", { id }, ...[...values, ...offered].slice(0, MAX_OPTIONS).map((value) => h("option", { value })));
     document.body.append(list);
     if (!datalistsByParam.has(param)) datalistsByParam.set(param, new Set());
     datalistsByParam.get(param)!.add(list);
@@ -24,25 +29,40 @@ export function datalistFor(param: string, values: string[]): string {
 
 /** Offers an id an answer named (a new revision, say) in every list of that parameter, after the seed's own (at most 100). */
 export function offer(param: string, value: string): void {
+  const offered = offeredIds.get(param) ?? [];
+  if (offered.length < MAX_OPTIONS && !offered.includes(value)) offeredIds.set(param, [...offered, value]);
   for (const list of datalistsByParam.get(param) ?? []) {
-    if (list.options.length >= 100 || [...list.options].some((o) => o.value === value)) continue;
+    if (list.options.length >= MAX_OPTIONS || [...list.options].some((o) => o.value === value)) continue;
     list.append(h("option", { value }));
   }
 }
 
-/** The consoles that ask for a revision by its deployment and id: each follows the newest revision made in the page. */
-export const revisionConsoles: { inputs: Map<string, HTMLInputElement>; refresh: () => void }[] = [];
+interface RevisionConsole {
+  inputs: Map<string, HTMLInputElement>;
+  refresh: () => void;
+}
+const revisionConsoles: RevisionConsole[] = [];
+let newestRevision: { deploymentId: string; revisionId: string } | undefined;
+
+function pointAt(target: RevisionConsole, deploymentId: string, revisionId: string): void {
+  target.inputs.get("deployment_id")!.value = deploymentId;
+  target.inputs.get("revision_id")!.value = revisionId;
+  target.refresh();
+}
+
+/** A console that reads a revision by its deployment and id: it follows the newest revision made in the page, from now or from before it was built. */
+export function followRevisions(target: RevisionConsole): void {
+  revisionConsoles.push(target);
+  if (newestRevision) pointAt(target, newestRevision.deploymentId, newestRevision.revisionId);
+}
 
 /**
  * A PATCH in the page created a revision: every console that reads a revision now asks for that
  * one (its deployment too), so "Get a revision" shows what was just deployed instead of the seed's.
  */
 export function followNewRevision(deploymentId: string, revisionId: string): void {
-  for (const { inputs, refresh } of revisionConsoles) {
-    inputs.get("deployment_id")!.value = deploymentId;
-    inputs.get("revision_id")!.value = revisionId;
-    refresh();
-  }
+  newestRevision = { deploymentId, revisionId };
+  for (const target of revisionConsoles) pointAt(target, deploymentId, revisionId);
 }
 
 /** The path parameter an operation's answers hold ids of: /v2/deployments and /v2/deployments/{deployment_id} both give deployment_id. */

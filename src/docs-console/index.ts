@@ -10,7 +10,7 @@ import { headerValueProblem } from "../shared/header-value.js";
 import { openApiDocument } from "../shared/document.js";
 import { clockBar, clocks, running, showClock, sim } from "./clock.js";
 import { copyBlock, h, showAnswer } from "./dom.js";
-import { datalistFor, followNewRevision, harvest, offer, revisionConsoles } from "./id-suggestions.js";
+import { datalistFor, followNewRevision, followRevisions, harvest, offer } from "./id-suggestions.js";
 import { STYLE } from "./style.js";
 import { asClientCall, asCurl, type FilledRequest, headersOf, type ConsoleOperation, operationSpecs, targetOf } from "./requests.js";
 
@@ -51,7 +51,7 @@ function operationConsole(spec: ConsoleOperation): HTMLElement {
   };
   for (const input of [...inputs.values(), ...(body ? [body] : [])]) input.addEventListener("input", refreshSamples);
   refreshSamples();
-  if (spec.method === "GET" && inputs.has("deployment_id") && inputs.has("revision_id")) revisionConsoles.push({ inputs, refresh: refreshSamples });
+  if (spec.method === "GET" && inputs.has("deployment_id") && inputs.has("revision_id")) followRevisions({ inputs, refresh: refreshSamples });
   send.addEventListener("click", async () => {
     const request = filled();
     // A header value fetch cannot send is the reader's to fix, said by name (not "could not be made").

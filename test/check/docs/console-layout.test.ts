@@ -1,7 +1,7 @@
 // The "Try it" consoles of the docs page from a wide desktop to a phone: at 1440, 1024, 760 and 390 px,
 // in Chromium, no element of a console sticks out of it, and no text spills out of its own box. A
 // sweep of every console at every width (about fifty scrolls), so it runs with the docs page's other
-// layout checks in npm run check; test/docs/try-it.test.ts (npm test) sends every console's request.
+// layout checks in npm run check; test/check/docs/try-it-operations.test.ts sends every console's request.
 import { describe, expect, test } from "vitest";
 import { chromiumAvailable, docsPageForSuite } from "../../support/docs-browser.js";
 import { consoleOf } from "../../support/docs-console.js";
