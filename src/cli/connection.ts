@@ -1,9 +1,9 @@
 // Where to send requests and with which key: flags first, then DMS_BASE_URL, DMS_API_KEY and DMS_TENANT_ID.
 import { createDeploymentsClient, type DeploymentsClient } from "../client/client.js";
+import { resolveBaseUrl } from "../client/option-checks.js";
 import { DEFAULT_TIMEOUT_MS } from "../client/timeout.js";
-import { headerValueProblem, urlProblem } from "../shared/header-value.js";
-import { terminalSafe } from "./terminal-text.js";
-import { parseDuration, UsageError } from "./usage.js";
+import { fetchPortProblem, headerValueProblem, urlProblem } from "../shared/header-value.js";
+import { parseDuration, shownValue, UsageError } from "./usage.js";
 
 export interface Connection {
   baseUrl: string;
@@ -45,16 +45,27 @@ export function readConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv): 
     throw new UsageError(`${base.source} must not contain user:password@ (the value is not shown); give the key with DMS_API_KEY`);
   }
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
-    const shown = base.value.includes("@") ? "(not shown: it contains @)" : `"${terminalSafe(base.value)}"`;
+    const shown = base.value.includes("@") ? "(not shown: it contains @)" : `"${shownValue(base.value)}"`;
     throw new UsageError(`${base.source} ${shown} is not an http:// or https:// URL`);
   }
+  // The rest of the rule is the client's (no ?query or #fragment) and fetch's (no "bad port"): checked here,
+  // so that every command refuses such a URL as a usage error naming the flag or the variable, before
+  // anything is sent, instead of failing later as an API or network error (exit 6).
+  let baseUrl: string;
+  try {
+    baseUrl = resolveBaseUrl("dms", base.source, base.value);
+  } catch (error) {
+    throw new UsageError((error as Error).message.replace(/^dms: /, ""));
+  }
+  const portProblem = fetchPortProblem(url);
+  if (portProblem) throw new UsageError(`${base.source} cannot be used as the service URL: ${portProblem}`);
   const key = pick(flags, env, "api-key", "DMS_API_KEY");
   if (!key?.value) throw new UsageError("no API key: set DMS_API_KEY or pass --api-key");
   sendable(key);
   const tenant = pick(flags, env, "tenant-id", "DMS_TENANT_ID");
   if (tenant?.value) sendable(tenant);
   const requestTimeoutMs = parseDuration("--request-timeout", flags["request-timeout"], DEFAULT_TIMEOUT_MS);
-  return { baseUrl: base.value.replace(/\/+$/, ""), apiKey: key.value, tenantId: tenant?.value || undefined, requestTimeoutMs };
+  return { baseUrl, apiKey: key.value, tenantId: tenant?.value || undefined, requestTimeoutMs };
 }
 
 /**

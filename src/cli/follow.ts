@@ -7,7 +7,7 @@ import { SourceMismatchError } from "../client/deploy-revision.js";
 import { sourceMismatchMessage } from "./deploy-patch.js";
 import { isTerminalRevisionStatus, RevisionWaitTimeoutError, waitForRevision } from "../client/wait-for-revision.js";
 import { EXIT, exitCodeForStatus } from "./exit-codes.js";
-import { annotateError, appendGithubSummary, writeGithubOutputs } from "./github.js";
+import { annotateError, appendGithubSummary, markdownCode, markdownText, writeGithubOutputs } from "./github.js";
 import { Interrupted } from "./interrupt.js";
 import { formatElapsed, type Io, type Output, type Style } from "./output.js";
 import { describeError, type DescribedError } from "./problem.js";
@@ -203,20 +203,21 @@ export function finish(run: RevisionRun, outcome: RunOutcome): number {
   return outcome.exitCode;
 }
 
+/** The job summary: what the server sent (the revision id, its status, an error) as markdown text, never as markdown. */
 function summaryMarkdown(run: RevisionRun, outcome: RunOutcome, elapsed: number): string {
   const icon = outcome.exitCode === EXIT.ok ? "✅" : "❌";
-  const headline = outcome.status ?? (outcome.error ? "error" : "created");
+  const headline = outcome.status ? markdownText(outcome.status) : outcome.error ? "error" : "created";
   const rows = [
     `### ${icon} dms ${run.command}: ${headline}`,
     "",
     "| | |",
     "|---|---|",
-    `| deployment | \`${run.deploymentId}\` |`,
-    `| revision | ${outcome.revisionId ? `\`${outcome.revisionId}\`` : "none"} |`,
-    `| status | ${outcome.status ?? "none"} |`,
+    `| deployment | ${markdownCode(run.deploymentId)} |`,
+    `| revision | ${outcome.revisionId ? markdownCode(outcome.revisionId) : "none"} |`,
+    `| status | ${outcome.status ? markdownText(outcome.status) : "none"} |`,
     `| elapsed | ${formatElapsed(elapsed)} |`,
     `| exit code | ${outcome.exitCode} |`,
   ];
-  if (outcome.error) rows.push("", `${outcome.error.summary.replace(/\|/g, "\\|")}`);
+  if (outcome.error) rows.push("", markdownText(outcome.error.summary));
   return `${rows.join("\n")}\n`;
 }

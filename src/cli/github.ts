@@ -63,6 +63,24 @@ export function writeGithubOutputs(io: Io, outputs: Record<string, string>): voi
   appendRunnerFile(io, "GITHUB_OUTPUT", outputLines(outputs));
 }
 
+/**
+ * Text from a server as markdown text in the job summary, shown as it is: control characters and
+ * line breaks escaped (terminalSafe: a value cannot start another row or a heading) and the
+ * characters markdown acts on backslash-escaped (a value cannot end a table cell, open a link, an
+ * image, HTML or a code span). An underscore inside a word (BUILD_FAILED) is left as it is.
+ */
+export function markdownText(text: string): string {
+  return terminalSafe(text)
+    .replace(/[\\`*~[\]<>|&!#]/g, "\\$&")
+    .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, "\\_");
+}
+
+/** A value as a code span in the job summary when it can be one (no backtick or | to end it), else as markdownText. */
+export function markdownCode(text: string): string {
+  const safe = terminalSafe(text);
+  return /^[^`|]+$/.test(safe) ? `\`${safe}\`` : markdownText(text);
+}
+
 export function appendGithubSummary(io: Io, markdown: string): void {
   appendRunnerFile(io, "GITHUB_STEP_SUMMARY", markdown.endsWith("\n") ? markdown : `${markdown}\n`);
 }

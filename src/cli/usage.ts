@@ -20,10 +20,20 @@ export type ParsedCommandLine<O extends Options> = ReturnType<typeof parseArgs<S
  */
 function parseCommandLine<O extends Options>(args: string[], options: O, positionals: string[]): ParsedCommandLine<O> {
   let parsed: ParsedCommandLine<O>;
+  let tokens: NonNullable<ReturnType<typeof parseArgs>["tokens"]>;
   try {
-    parsed = parseArgs<StrictConfig<O>>({ args, options, strict: true, allowPositionals: true });
+    ({ tokens, ...parsed } = parseArgs<StrictConfig<O> & { tokens: true }>({ args, options, strict: true, allowPositionals: true, tokens: true }));
   } catch (error) {
     throw new UsageError(describeParseError(error as Error & { code?: string }));
+  }
+  // A flag that takes one value, given twice (`--ref a --ref b`): parseArgs keeps the last without a
+  // word, and which one was meant is a guess; a deploy must not guess its ref or its key. (A switch
+  // given twice means what it means once.)
+  const seen = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind !== "option" || options[token.name]?.type !== "string" || options[token.name]?.multiple) continue;
+    if (seen.has(token.name)) throw new UsageError(`--${token.name} is given more than once: it takes one value`);
+    seen.add(token.name);
   }
   if (parsed.positionals.length !== positionals.length) {
     const expected = positionals.length === 0 ? "no arguments" : positionals.map((p) => `<${p}>`).join(" ");
@@ -46,6 +56,15 @@ export function parseCommand<S extends CommandSpec>(args: string[], spec: S): Pa
   );
 }
 
+/**
+ * A value of the command line as a message quotes it: control characters escaped, and cut after 80
+ * characters (a value pasted by mistake may be a whole file).
+ */
+export function shownValue(raw: string): string {
+  const chars = [...raw];
+  return terminalSafe(chars.length > 80 ? `${chars.slice(0, 80).join("")}…` : raw);
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -54,8 +73,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function parseUuid(argument: string, raw: string): string {
   if (!UUID.test(raw)) {
-    const shown = raw.length > 80 ? `${raw.slice(0, 80)}…` : raw;
-    throw new UsageError(`<${argument}> "${terminalSafe(shown)}" is not a UUID (such as 6b0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01)`);
+    throw new UsageError(`<${argument}> "${shownValue(raw)}" is not a UUID (such as 6b0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01)`);
   }
   return raw.toLowerCase();
 }
@@ -80,18 +98,21 @@ const UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_0
 export function parseDuration(flag: string, raw: string | undefined, fallbackMs: number): number {
   if (raw === undefined) return fallbackMs;
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(raw.trim());
-  const ms = match ? Number(match[1]) * UNITS_MS[match[2] ?? "s"]! : NaN;
-  if (!(ms > 0) || !Number.isFinite(ms) || ms > 2 ** 31 - 1) {
-    throw new UsageError(`${flag} "${raw}" is not a duration: use a number above 0 with ms, s, m or h, such as 20m (a bare number is seconds)`);
+  // Whole milliseconds, as timers take them: 0.1ms would be 0, a timer that fires at once.
+  const ms = match ? Math.round(Number(match[1]) * UNITS_MS[match[2] ?? "s"]!) : NaN;
+  if (!(ms >= 1) || !Number.isFinite(ms) || ms > 2 ** 31 - 1) {
+    throw new UsageError(
+      `${flag} "${shownValue(raw)}" is not a duration: use a number with ms, s, m or h, from 1ms to 24 days, such as 20m (a bare number is seconds)`,
+    );
   }
-  return Math.round(ms);
+  return ms;
 }
 
 /** A whole number flag of at least 1. */
 export function parseCount(flag: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
   const n = /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`${flag} "${raw}" is not a whole number of at least 1`);
+  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`${flag} "${shownValue(raw)}" is not a whole number of at least 1`);
   return n;
 }
 
@@ -102,7 +123,7 @@ export function parseChoices<T extends string>(flag: string, raw: string, allowe
     .map((v) => v.trim())
     .map((value) => {
       const match = allowed.find((choice) => choice.toLowerCase() === value.toLowerCase());
-      if (match === undefined) throw new UsageError(`${flag} "${terminalSafe(value)}" is not ${what}: use ${allowed.join(", ")}`);
+      if (match === undefined) throw new UsageError(`${flag} "${shownValue(value)}" is not ${what}: use ${allowed.join(", ")}`);
       return match;
     });
 }

@@ -8,6 +8,7 @@ import { ApiError } from "../client/errors.js";
 import { type ChangePlan, planLines } from "../client/plan.js";
 import { RequestTimeoutError } from "../client/timeout.js";
 import { Masker } from "../shared/mask.js";
+import { terminalSafe } from "../shared/terminal-text.js";
 import { patchMayHaveBeenApplied } from "../shared/unknown-outcome.js";
 
 /** How the MCP server says to check a change whose outcome is unknown. */
@@ -41,7 +42,7 @@ export function declinedResult(tool: string, plan: ChangePlan): ToolResult {
     `${tool}: not confirmed, nothing was sent: the change was declined or not answered when the user was asked. ` +
       `Call ${tool} again only if the user asks for it; dry_run: true shows the plan without asking.\n` +
       // Secret values by structure: this text is not the result's data, which the server masks.
-      planLines(new Masker().data(plan)).join("\n"),
+      planLines(new Masker().data(plan)).map(terminalSafe).join("\n"),
   );
 }
 
@@ -125,10 +126,12 @@ function fieldOfPointer(pointer: string): string {
 
 /** An error response of the service: status, title, detail, and each field with its detail. */
 function apiErrorText(tool: string, error: ApiError): string {
-  const lines = [`${tool}: the service answered ${error.status} ${error.title}: ${error.detail}`];
+  // The service's words, each kept on its line and shown as it is (escaped as dms escapes them), so
+  // that a line break in a detail cannot forge a field error and an escape cannot drive a terminal.
+  const lines = [`${tool}: the service answered ${error.status} ${terminalSafe(`${error.title}: ${error.detail}`)}`];
   for (const field of error.errors) {
     const where = field.parameter ?? fieldOfPointer(field.pointer ?? "");
-    lines.push(`- ${where}: ${field.detail}`);
+    lines.push(`- ${terminalSafe(`${where}: ${field.detail}`)}`);
   }
   // An organisation key without a workspace: the server is started with the tenant (dms mcp reads DMS_TENANT_ID).
   if (isWorkspaceRequired(error.status, error.detail))

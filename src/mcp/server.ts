@@ -10,6 +10,7 @@ import { planLines } from "../client/plan.js";
 import { DEFAULT_WAIT } from "../client/wait-for-revision.js";
 import { openApiDocument } from "../shared/document.js";
 import { Masker } from "../shared/mask.js";
+import { terminalSafe } from "../shared/terminal-text.js";
 import { boundedResult, failureResult, type ToolResult } from "./results.js";
 import type { ToolContext } from "./tool.js";
 import { toolsFor } from "./tools.js";
@@ -138,7 +139,8 @@ export function createMcpServer(options: McpServerOptions): Server {
       progress(message) {
         if (progressToken === undefined || extra.signal.aborted) return sent;
         step += 1;
-        const params = { progressToken, progress: step, message };
+        // A revision's status as the service wrote it: shown by clients as it is, so escaped as dms escapes it.
+        const params = { progressToken, progress: step, message: terminalSafe(message) };
         // A caller that went away cannot be told; the work goes on to its end or its cancel.
         sent = sent.then(() => extra.sendNotification({ method: "notifications/progress", params }).catch(() => {}));
         return sent;
@@ -148,7 +150,10 @@ export function createMcpServer(options: McpServerOptions): Server {
     // Asked only of a client that declared it can show a form (elicitation), unless --yes.
     if (confirmChanges && server.getClientCapabilities()?.elicitation) {
       context.confirm = async (plan) => {
-        const message = [`${plan.action} deployment ${plan.deployment_id}? Nothing is sent unless you confirm.`, ...planLines(masker.data(plan))].join("\n");
+        const message = [
+          `${plan.action} deployment ${plan.deployment_id}? Nothing is sent unless you confirm.`,
+          ...planLines(masker.data(plan)).map(terminalSafe),
+        ].join("\n");
         try {
           const answer = await extra.sendRequest({ method: "elicitation/create", params: { message, requestedSchema: CONFIRM_SCHEMA } }, ElicitResultSchema, {
             timeout: CONFIRM_TIMEOUT_MS,

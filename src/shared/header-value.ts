@@ -32,6 +32,24 @@ export function urlProblem(value: string): string | undefined {
 }
 
 /**
+ * The ports fetch never connects to (the Fetch standard's "bad port" list: services such as SMTP,
+ * SSH and IRC that a request could be smuggled into). A URL on one fails inside fetch as "bad port",
+ * which reads as a network failure; it is the value's fault, and is refused where it enters.
+ */
+const FETCH_BAD_PORTS: ReadonlySet<number> = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110, 111, 113, 115, 117, 119, 123, 135, 137,
+  139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049,
+  3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+]);
+
+/** Why fetch would refuse to connect to `url`'s port, or undefined when it would try. */
+export function fetchPortProblem(url: URL): string | undefined {
+  return url.port !== "" && FETCH_BAD_PORTS.has(Number(url.port))
+    ? `port ${url.port} is one that fetch never connects to (the Fetch standard's "bad ports", such as 22, 25 and 6000)`
+    : undefined;
+}
+
+/**
  * Why `value` cannot be an API key, or undefined when it can: the one rule for every place a key
  * enters (the simulator's `apiKeys`, the Vite plugin's `defaultApiKey`). A key is a non-empty string
  * that can be sent as the X-Api-Key header; the reason never quotes it.

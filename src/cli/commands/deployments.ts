@@ -26,9 +26,10 @@ export async function run(args: string[], io: Io): Promise<number> {
     ...(nameContains !== undefined ? { name_contains: nameContains } : {}),
     ...(status !== undefined ? { status } : {}),
   };
+  const client = clientFor(connection);
   let deployments: Deployment[];
   try {
-    deployments = await take(paginate(clientFor(connection), "/v2/deployments", { query }), limit);
+    deployments = await take(paginate(client, "/v2/deployments", { query }), limit);
   } catch (error) {
     return listFailed(io, output, "deployments", error, connection.baseUrl);
   }

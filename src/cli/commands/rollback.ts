@@ -13,7 +13,7 @@ import { reportPlan } from "../plan-output.js";
 import { patchAndReport, startRevisionRun } from "../revision-run.js";
 import { ROLLBACK } from "../specs.js";
 import { terminalSafe } from "../terminal-text.js";
-import { parseCommand, parseUuid, UsageError } from "../usage.js";
+import { parseCommand, parseUuid, shownValue, UsageError } from "../usage.js";
 
 /** --to: a revision id, or "active" (any case) for the revision that runs now. */
 function parseTo(raw: string | undefined): string | undefined {
@@ -21,8 +21,7 @@ function parseTo(raw: string | undefined): string | undefined {
   try {
     return parseUuid("to", raw);
   } catch {
-    const shown = raw.length > 80 ? `${raw.slice(0, 80)}…` : raw;
-    throw new UsageError(`--to "${terminalSafe(shown)}" is neither a revision's UUID nor active`);
+    throw new UsageError(`--to "${shownValue(raw)}" is neither a revision's UUID nor active`);
   }
 }
 
