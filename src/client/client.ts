@@ -9,6 +9,7 @@ import { checkDelay, checkFunction, checkHeaders, checkHeaderValue, checkWholeNu
 import { serializePath } from "./path-params.js";
 import { sameOriginRedirects } from "./redirects.js";
 import type { RequestFetch } from "./request-fetch.js";
+import { boundedResponses, checkMaxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES } from "./response-size.js";
 import { DEFAULT_RETRY, type RetryOptions, withRetries } from "./retry.js";
 import { DEFAULT_TIMEOUT_MS, RequestTimeoutError, withDeadline } from "./timeout.js";
 import { type UntypedCall, type UntypedInit, untypedMethods } from "./untyped-call.js";
@@ -65,6 +66,12 @@ export interface DeploymentsClientOptions {
    * last attempt is a RequestTimeoutError.
    */
   timeoutMs?: number;
+  /**
+   * The longest response body the client reads, in bytes. Default 134,217,728 (128 MiB). A longer
+   * body (by its Content-Length, or as it arrives) rejects the call with a ResponseTooLargeError,
+   * which is not retried; the rest of the body is not read.
+   */
+  maxResponseBytes?: number;
   /** Retries of GET requests on 429, 502, 503, 504, network failures and timeouts; `{ retries: 0 }` turns them off. */
   retry?: Partial<RetryOptions>;
 }
@@ -84,6 +91,7 @@ function checkOptions(options: DeploymentsClientOptions) {
     baseUrl: resolveBaseUrl(WHERE, "baseUrl", options.baseUrl),
     apiKey: options.apiKey === undefined ? undefined : checkHeaderValue(WHERE, "apiKey", options.apiKey),
     timeoutMs: orDefault(options.timeoutMs, DEFAULT_TIMEOUT_MS, (v) => checkDelay(WHERE, "timeoutMs", v, true)),
+    maxResponseBytes: orDefault(options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, (v) => checkMaxResponseBytes(WHERE, v)),
     retry: {
       retries: orDefault(retry.retries, DEFAULT_RETRY.retries, (v) => checkWholeNumber(WHERE, "retry.retries", v)),
       minDelayMs: orDefault(retry.minDelayMs, DEFAULT_RETRY.minDelayMs, (v) => checkDelay(WHERE, "retry.minDelayMs", v)),
@@ -113,14 +121,15 @@ function jsonMethod(call: UntypedCall, method: "GET" | "PATCH", settings: Settin
     const timeoutError = () => new RequestTimeoutError(method, filledPath(path, init), settings.timeoutMs);
     const attempt = (send: RequestFetch) =>
       withDeadline(
-        // Every path is filled by serializePath, which refuses a missing parameter; redirects are followed only on the same origin.
+        // Every path is filled by serializePath, which refuses a missing parameter; redirects are
+        // followed only on the same origin; the final response's body is read within maxResponseBytes.
         (deadline) =>
           call(path, {
             ...init,
             params: { ...init.params, path: init.params?.path ?? {} },
             parseAs: "text",
             signal: deadline,
-            fetch: sameOriginRedirects(send),
+            fetch: boundedResponses(sameOriginRedirects(send), settings.maxResponseBytes),
           }),
         settings.timeoutMs,
         signal,
@@ -136,7 +145,7 @@ function jsonMethod(call: UntypedCall, method: "GET" | "PATCH", settings: Settin
 /**
  * The typed client. Throws a TypeError naming the option when an option is invalid (`baseUrl` not
  * an http(s) URL, relative without a page to resolve it against, or with user:password@; an empty `apiKey` or `tenantId`, `retries` not a whole number, delays not
- * finite and >= 0, `timeoutMs` not > 0).
+ * finite and >= 0, `timeoutMs` not > 0, `maxResponseBytes` not a whole number > 0).
  */
 export function createDeploymentsClient(options: DeploymentsClientOptions): DeploymentsClient {
   const checked = checkOptions(options);

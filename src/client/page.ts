@@ -17,8 +17,9 @@ export function hasNextPage(page: Page, limit: number): boolean {
 
 /**
  * The page in a list response asked for at `offset` with `limit`, or an ApiError: for an error
- * response, for a 2xx that is not a page, and for a full page whose offset does not move past the
- * one asked for (following it would fetch the same page forever).
+ * response, for a 2xx that is not a page, for a page of more resources than `limit`, and for a
+ * full page whose offset is not a whole number past the one asked for (following it would fetch
+ * the same page forever).
  */
 export function readPage<Item>(result: UntypedResult, limit: number, offset: number): Page<Item> {
   const page = unwrap(result) as Page<Item> | null;
@@ -28,10 +29,19 @@ export function readPage<Item>(result: UntypedResult, limit: number, offset: num
       detail: `the ${result.response.status} response is not a page: it has no "resources" list`,
     });
   }
-  if (hasNextPage(page, limit) && !(typeof page.offset === "number" && page.offset > offset)) {
+  // More than asked for: the server ignored the limit, and its offsets cannot be trusted to end the walk.
+  if (page.resources.length > limit) {
     throw new ApiError(result.response, page, {
       title: "Invalid response body",
-      detail: `the response offset ${String(page.offset)} does not advance past ${offset}`,
+      detail: `the page has ${page.resources.length} resources, more than the limit of ${limit} it was asked for`,
+    });
+  }
+  if (hasNextPage(page, limit) && !(Number.isSafeInteger(page.offset) && page.offset > offset)) {
+    throw new ApiError(result.response, page, {
+      title: "Invalid response body",
+      detail: Number.isSafeInteger(page.offset)
+        ? `the response offset ${page.offset} does not advance past ${offset}`
+        : `the response offset ${JSON.stringify(page.offset) ?? "(none)"} is not a whole number`,
     });
   }
   return page;

@@ -111,9 +111,21 @@ function fastApiFieldError(entry: unknown): ProblemFieldError {
   return code === undefined ? { ...where, detail } : { ...where, detail, code };
 }
 
+/**
+ * The `errors` of a problem, each with the fields the document gives a field error as strings:
+ * `detail` always (a placeholder when it is missing or not text), and `pointer`, `parameter` and
+ * `code` only when the server sent them as strings, so that a number or an object there never
+ * reaches a message as `5` or `[object Object]`. Other members are kept as they were sent.
+ */
 function problemFieldErrors(errors: unknown): ProblemFieldError[] {
   if (!Array.isArray(errors)) return [];
-  return errors.filter(isObject).map((e) => ({ ...e, detail: text(e.detail) ?? "is not valid" }) as ProblemFieldError);
+  return errors.filter(isObject).map(({ pointer, parameter, code, ...rest }) => {
+    const error: ProblemFieldError = { ...rest, detail: text(rest.detail) ?? "is not valid" };
+    if (typeof pointer === "string") error.pointer = pointer;
+    if (text(parameter) !== undefined) error.parameter = parameter as string;
+    if (text(code) !== undefined) error.code = code as string;
+    return error;
+  });
 }
 
 /** Problem details from an error response's status and body (parsed JSON, or the text when it was not JSON). */

@@ -3,6 +3,7 @@
 // The caller says which calls may be retried: a PATCH that creates a revision is not idempotent.
 import { RedirectError } from "./redirects.js";
 import type { RequestFetch } from "./request-fetch.js";
+import { ResponseTooLargeError } from "./response-size.js";
 import { sleep } from "./sleep.js";
 
 export interface RetryOptions {
@@ -63,8 +64,8 @@ export async function withRetries<R extends { response: Response }>(
       result = await attempt(send);
     } catch (error) {
       // The caller's abort stays an abort; a request that went out and failed is worth another try.
-      // A refused redirect would be refused again.
-      if (!sent || signal?.aborted || count >= options.retries || error instanceof RedirectError) throw error;
+      // A refused redirect would be refused again, and a body too large would be as large again.
+      if (!sent || signal?.aborted || count >= options.retries || error instanceof RedirectError || error instanceof ResponseTooLargeError) throw error;
       await sleep(backoff(count, options), signal);
       continue;
     }

@@ -1,7 +1,7 @@
 // waitForRevision: poll a revision until it reaches a terminal state, what a CI script does after a patch.
 import { TERMINAL_REVISION_STATUSES } from "../../generated/constants.js";
 import type { DeploymentsClient } from "./client.js";
-import { unwrap } from "./errors.js";
+import { ApiError, unwrap } from "./errors.js";
 import { checkDelay, checkFunction } from "./option-checks.js";
 import { sleep } from "./sleep.js";
 import type { Revision, RevisionStatus } from "../shared/types.js";
@@ -110,6 +110,14 @@ export async function waitForRevision(
           throw stop.signal.aborted ? stop.signal.reason : error;
         });
       const revision = unwrap(result);
+      // A status that is not text would never be terminal: the wait would poll until its timeout and
+      // report "[object Object]" as the last status.
+      if (typeof (revision as { status?: unknown } | null)?.status !== "string") {
+        throw new ApiError(result.response, revision, {
+          title: "Invalid response body",
+          detail: `the ${result.response.status} response is not a revision: its "status" is ${(JSON.stringify((revision as { status?: unknown } | null)?.status) ?? "missing").slice(0, 60)}, not a string`,
+        });
+      }
       if (revision.status !== lastStatus) {
         lastStatus = revision.status;
         onStatus?.(revision.status, revision);

@@ -1,0 +1,130 @@
+// The client against a real node:http server that answers what no well-behaved service would:
+// endless and oversized bodies, field errors of the wrong types, pages that ignore the limit or
+// carry an offset that is not a whole number, a revision whose status is not text. Each must end
+// in one clear error, at once, never in a hang, an endless walk, a filled memory or "[object Object]".
+import type { ServerResponse } from "node:http";
+import { describe, expect, it } from "vitest";
+import { ApiError, createDeploymentsClient, paginate, ResponseTooLargeError, unwrap, waitForRevision } from "../../src/index.js";
+import { localServers, sendJson } from "./local-server.js";
+
+const serve = localServers();
+const D = "7f1c2d4e-0000-4000-8000-000000000001";
+const R = "7f1c2d4e-0000-4000-8000-0000000000aa";
+const LIMIT = 4096;
+const fast = { retries: 2, minDelayMs: 1, maxDelayMs: 5 };
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected the promise to reject, but it resolved");
+}
+
+/** Writes chunks of `x` until the client goes away: a body that never ends. */
+function endless(res: ServerResponse, status: number) {
+  res.writeHead(status, { "Content-Type": "application/json" });
+  res.write("[");
+  const chunk = "1,".repeat(8192);
+  const pump = () => {
+    while (!res.destroyed && res.write(chunk));
+    if (!res.destroyed) res.once("drain", pump);
+  };
+  res.on("close", () => res.removeAllListeners("drain"));
+  pump();
+}
+
+describe("a body longer than maxResponseBytes", () => {
+  // [name, handler]: each body passes the bound; the call rejects at once, without a retry.
+  const cases: [string, (res: ServerResponse) => void][] = [
+    ["a 200 declaring a Content-Length over the bound", (res) => sendJson(res, 200, { resources: [], offset: 0, pad: "x".repeat(LIMIT) })],
+    ["a chunked 200 that never ends", (res) => endless(res, 200)],
+    ["a chunked 503 error page that never ends (retried status, still not retried)", (res) => endless(res, 503)],
+    ["a 422 problem declaring a Content-Length over the bound", (res) => sendJson(res, 422, { detail: "x".repeat(LIMIT) })],
+  ];
+  it.each(cases)("%s: ResponseTooLargeError naming method, path, status and bound, one attempt", async (_name, handler) => {
+    const server = await serve((_req, res) => handler(res));
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", maxResponseBytes: LIMIT, retry: fast });
+    const error = await rejection(client.GET("/v2/deployments"));
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect(error).toMatchObject({ method: "GET", path: "/v2/deployments", maxResponseBytes: LIMIT });
+    expect((error as Error).message).toMatch(new RegExp(`^GET /v2/deployments answered \\d{3} with a body longer than ${LIMIT} bytes`));
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("a body of exactly maxResponseBytes is read as usual; multi-byte text is decoded as Response.text() does", async () => {
+    const name = "ü€😀".repeat(10);
+    const body = JSON.stringify({ resources: [{ id: "a", name }], offset: 1 });
+    const server = await serve((_req, res) => sendJson(res, 200, JSON.parse(body)));
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", maxResponseBytes: Buffer.byteLength(body) });
+    expect(unwrap(await client.GET("/v2/listeners"))).toEqual(JSON.parse(body));
+  });
+});
+
+describe("problem details whose field errors have the wrong types", () => {
+  it("pointer, parameter and code that are not strings are left out, never printed as 5, null or [object Object]", async () => {
+    const server = await serve((_req, res) =>
+      sendJson(res, 422, {
+        title: 5,
+        detail: { nested: true },
+        errors: [
+          { pointer: 5, detail: {}, code: 3 },
+          { parameter: null, detail: "x" },
+          "not an object",
+          { parameter: { a: 1 }, pointer: "/name", detail: "y", code: "" },
+          { parameter: "limit", detail: "must be <= 100", code: "maximum" },
+        ],
+      }),
+    );
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k" });
+    const error = (await rejection(client.GET("/v2/deployments").then(unwrap))) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.errors).toEqual([
+      { detail: "is not valid" },
+      { detail: "x" },
+      { pointer: "/name", detail: "y" },
+      { parameter: "limit", detail: "must be <= 100", code: "maximum" },
+    ]);
+    expect(error.message).not.toMatch(/\[object Object\]|\bnull\b|\b5\b|\[3\]/);
+  });
+});
+
+describe("pages that would make a walk endless", () => {
+  // [name, page for the request at offset (limit 2), the detail]
+  const cases: [string, (offset: number) => unknown, RegExp][] = [
+    [
+      "more resources than the limit, offset moving by one",
+      (offset) => ({ resources: [1, 2, 3, 4, 5].map((i) => ({ id: `${offset + i}` })), offset: offset + 1 }),
+      /the page has 5 resources, more than the limit of 2/,
+    ],
+    ["an offset that is not a whole number", (offset) => ({ resources: [{ id: "a" }, { id: "b" }], offset: offset + 0.5 }), /offset 0.5 is not a whole number/],
+    ["an offset that is a string", () => ({ resources: [{ id: "a" }, { id: "b" }], offset: "2" }), /offset "2" is not a whole number/],
+    ["an offset past the safe integers", () => ({ resources: [{ id: "a" }, { id: "b" }], offset: 1e308 }), /offset 1e\+308 is not a whole number/],
+    ["no offset", () => ({ resources: [{ id: "a" }, { id: "b" }] }), /offset \(none\) is not a whole number/],
+  ];
+  it.each(cases)("%s: an ApiError on the first such page", async (_name, page, detail) => {
+    const server = await serve((req, res) => sendJson(res, 200, page(Number(req.url.searchParams.get("offset")))));
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k" });
+    const walk = async () => {
+      for await (const _ of paginate(client, "/v2/deployments", { query: { limit: 2 } }));
+    };
+    const error = await rejection(walk());
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).detail).toMatch(detail);
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("a revision whose status is not text", () => {
+  it.each([[{ x: 1 }], [null], [7], [undefined]])("status %j: waitForRevision rejects with an ApiError at once, not at its timeout", async (status) => {
+    const server = await serve((_req, res) => sendJson(res, 200, { id: R, status }));
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k" });
+    const started = Date.now();
+    const error = await rejection(waitForRevision(client, D, R, { timeoutMs: 5_000, intervalMs: 1 }));
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).detail).toMatch(/is not a revision: its "status" is .*, not a string/);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(server.requests).toHaveLength(1);
+  });
+});
