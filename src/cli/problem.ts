@@ -74,7 +74,9 @@ export function describeError(error: unknown, baseUrl: string): DescribedError {
       json: { kind: "redirect_refused", method: error.method, status: error.status, ...(error.location ? { location: error.location } : {}) },
     };
   }
-  if (error instanceof TypeError) {
+  // fetch's own failures (refused, reset, DNS, a bad port) are TypeErrors whose cause says why; a
+  // TypeError without one is no network failure (a value the client refused) and says what it is.
+  if (error instanceof TypeError && error.cause !== undefined) {
     const reason = networkReason(error);
     return { summary: `could not reach ${baseUrl}: ${reason}`, details: [], json: { kind: "network_error", message: reason } };
   }

@@ -2,6 +2,7 @@
 // errors that name the flag, and the value parsers shared by the commands.
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { type FlagTable, type ParseOptions, parseOptions } from "../shared/flag-table.js";
+import { isUuid } from "../shared/uuid.js";
 import type { CommandSpec } from "./flags.js";
 import { terminalSafe } from "./terminal-text.js";
 
@@ -65,14 +66,12 @@ export function shownValue(raw: string): string {
   return terminalSafe(chars.length > 80 ? `${chars.slice(0, 80).join("")}…` : raw);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * An id argument (deployment-id, revision-id): a UUID, in lower case (the form the service
  * writes), or a usage error naming the argument, before anything is sent.
  */
 export function parseUuid(argument: string, raw: string): string {
-  if (!UUID.test(raw)) {
+  if (!isUuid(raw)) {
     throw new UsageError(`<${argument}> "${shownValue(raw)}" is not a UUID (such as 6b0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01)`);
   }
   return raw.toLowerCase();

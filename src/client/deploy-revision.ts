@@ -1,6 +1,7 @@
 // deployRevision: patch a deployment and wait for the revision the patch created, the usual CI/CD step.
 import type { DeploymentsClient } from "./client.js";
-import { unwrap } from "./errors.js";
+import { ApiError, unwrap } from "./errors.js";
+import { isUuid } from "../shared/uuid.js";
 import { type SourceFieldViolation, type RevisionSourceViolation, sourceViolations } from "../shared/source-rules.js";
 import type { Deployment, DeploymentPatch, Revision, Source } from "../shared/types.js";
 import { checkWaitOptions, type WaitForRevisionOptions, waitForRevision } from "./wait-for-revision.js";
@@ -86,14 +87,21 @@ export async function patchForRevision(
   // A patch the deployment's source does not take is refused by the service: say so before sending it.
   checkPatchFitsSource(before, patch);
   const sent = client.PATCH("/v2/deployments/{deployment_id}", { params, body: patch, signal: abortPatch ? signal : undefined });
-  const deployment = unwrap(
-    await sent.catch((error: unknown) => {
-      // fetch fails with a TypeError when the connection fails or is cut: the PATCH may have arrived.
-      throw error instanceof TypeError ? new PatchOutcomeUnknownError(deploymentId, error) : error;
-    }),
-  );
+  const answered = await sent.catch((error: unknown) => {
+    // fetch fails with a TypeError when the connection fails or is cut: the PATCH may have arrived.
+    throw error instanceof TypeError ? new PatchOutcomeUnknownError(deploymentId, error) : error;
+  });
+  const deployment = unwrap(answered);
   const revisionId = deployment.latest_revision_id;
   if (revisionId === null || revisionId === before.latest_revision_id) throw new NoRevisionCreatedError(deployment);
+  // The id goes into the path of every read that follows and is printed to resume a wait: an answer
+  // whose id is not the document's UUID ("..", "", a name) is the service's error, said as one.
+  if (!isUuid(revisionId)) {
+    throw new ApiError(answered.response, deployment, {
+      title: "Invalid response body",
+      detail: `the PATCH answer's latest_revision_id ${JSON.stringify(revisionId) ?? "(none)"} is not a UUID`,
+    });
+  }
   return { deployment, revisionId };
 }
 

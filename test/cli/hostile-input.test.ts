@@ -5,17 +5,27 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandFlags } from "../../src/cli/flags.js";
 import { COMMANDS } from "../../src/cli/specs.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { createDeploymentsClient } from "../../src/client/client.js";
+import { createMcpServer } from "../../src/mcp/index.js";
+import { terminalSafe } from "../../src/shared/terminal-text.js";
 import { sendJson, startLocalServer, type LocalServer } from "../client/local-server.js";
 import { dmsInProcess as dms } from "./support.js";
 
 const DEPLOYMENT = "6b0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01";
 const REVISION = "0c6b5e0a-7f6d-4b1e-8a47-3d2f1c9e8b70";
-/** A deployment whose PATCH answers a revision id and status made to forge markdown. */
+/** A deployment whose new revision's status is made to forge markdown. */
 const FORGING = "7b0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01";
+const CREATED = "8b0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01";
 const FORGED_ID = "x`|\n### ✅ dms deploy: DEPLOYED\n| status | DEPLOYED |<img src=x>";
+/** Revision ids a PATCH answer may hold that are not the document's UUIDs, each the answer for its own deployment. */
+const BAD_IDS = new Map<string, unknown>(
+  ["..", ".", "", "%2e%2e", "../../x", "null", 42, FORGED_ID].map((id, i) => [`9b0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d${String(i).padStart(2, "0")}`, id]),
+);
 const FORGED_STATUS = "BUILDING\n### ✅ forged [link](https://evil.example) | ![i](x)";
 
 let server: LocalServer;
@@ -25,19 +35,20 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "dms-hostile-"));
   server = await startLocalServer((req, res) => {
     const path = req.url.pathname;
-    if (path.startsWith(`/v2/deployments/${FORGING}/revisions/`)) return sendJson(res, 200, { id: FORGED_ID, status: FORGED_STATUS });
+    if (path.startsWith(`/v2/deployments/${FORGING}/revisions/`)) return sendJson(res, 200, { id: CREATED, status: FORGED_STATUS });
     if (path === `/v2/deployments/${FORGING}`) {
-      return sendJson(res, 200, { id: FORGING, source: "scm_host", latest_revision_id: req.method === "PATCH" ? FORGED_ID : REVISION });
+      return sendJson(res, 200, { id: FORGING, source: "scm_host", latest_revision_id: req.method === "PATCH" ? CREATED : REVISION });
     }
+    const bad = BAD_IDS.get(path.split("/")[3] ?? "");
+    if (bad !== undefined && path.includes("/revisions/")) return sendJson(res, 200, { id: bad, status: "DEPLOYED" });
+    if (bad !== undefined)
+      return sendJson(res, 200, { id: path.split("/")[3], source: "scm_host", latest_revision_id: req.method === "PATCH" ? bad : REVISION });
     sendJson(res, 404, { title: "Not Found", status: 404 });
   });
 });
 afterAll(async () => {
   await server?.close();
   if (work) await rm(work, { recursive: true, force: true });
-});
-beforeEach(() => {
-  server.requests.length = 0;
 });
 
 const env = (extra: Record<string, string> = {}) => ({ DMS_BASE_URL: server.baseUrl, DMS_API_KEY: "env-key", ...extra });
@@ -53,10 +64,12 @@ const BASE_ARGS: Record<string, string[]> = {
 };
 
 async function expectUsageError(args: string[], extraEnv: Record<string, string>, message: RegExp) {
+  const sent = server.requests.length;
   const result = await dms(args, env(extraEnv));
   expect(result.code, result.stderr).toBe(2);
   expect(result.stderr).toMatch(message);
-  expect(server.requests).toEqual([]);
+  // The tests run at once, and none of them sends anything.
+  expect(server.requests.length).toBe(sent);
   return result;
 }
 
@@ -82,13 +95,13 @@ describe("a duration that is not a whole number of milliseconds from 1 up is a u
       .filter(([, flag]) => flag.placeholder === "DURATION")
       .map(([flag]) => [name, flag, args] as const),
   );
+  // Every value on one flag, and on every flag the values each reading got wrong once.
   const values = ["0.1ms", "0.0004s", "0", "-1s", "1e9s", "NaN", "Infinity", "25d", "999999999h", ""];
-  it.concurrent.each(durationFlags.flatMap(([name, flag, args]) => values.map((value) => [name, flag, value, args] as const)))(
-    "dms %s --%s=%j",
-    async (_name, flag, value, args) => {
-      await expectUsageError([...args, `--${flag}=${value}`], {}, new RegExp(`--${flag} "[^"]*" is not a duration`));
-    },
-  );
+  const everyFlag = ["0.1ms", "999999999h"];
+  const cases = durationFlags.flatMap(([name, flag, args], i) => (i === 0 ? values : everyFlag).map((value) => [name, flag, value, args] as const));
+  it.concurrent.each(cases)("dms %s --%s=%j", async (_name, flag, value, args) => {
+    await expectUsageError([...args, `--${flag}=${value}`], {}, new RegExp(`--${flag} "[^"]*" is not a duration`));
+  });
 
   it("a value pasted by mistake is cut in the message", async () => {
     const result = await expectUsageError([...BASE_ARGS.wait!, "--timeout", "y".repeat(10_000)], {}, /--timeout "y{80}…" is not a duration/);
@@ -100,9 +113,7 @@ describe("a base URL that fetch would refuse or rewrite is a usage error naming 
   const urls: [string, RegExp][] = [
     ["http://127.0.0.1:4011?tenant=x", /without \?query or #fragment/],
     ["http://127.0.0.1:4011/#top", /without \?query or #fragment/],
-    ["http://127.0.0.1:6000", /port 6000 is one that fetch never connects to/],
     ["https://api.example.test:22/v2", /port 22 is one that fetch never connects to/],
-    ["http://127.0.0.1:10080/", /port 10080 is one that fetch never connects to/],
   ];
   const cases = Object.entries(BASE_ARGS).flatMap(([name, args]) => urls.map(([url, message]) => [name, url, args, message] as const));
   it.concurrent.each(cases)("dms %s with %s", async (_name, url, args, message) => {
@@ -111,8 +122,40 @@ describe("a base URL that fetch would refuse or rewrite is a usage error naming 
   });
 });
 
+describe("a PATCH answer whose revision id is not a UUID is the service's error (exit 6), on dms and the MCP server alike", () => {
+  it.concurrent.each([...BAD_IDS].map(([deployment, id]) => [JSON.stringify(id), deployment] as const))("latest_revision_id %s", async (_shown, deployment) => {
+    const result = await dms(["deploy", deployment, "--ref", "main", "--interval", "10ms", "--json"], env());
+    expect(result.code, result.stderr).toBe(6);
+    const last = JSON.parse(result.stdout.trimEnd().split("\n").at(-1)!);
+    expect(last).toMatchObject({ event: "result", revision_id: null, exit_code: 6, error: { kind: "api_error", title: "Invalid response body" } });
+    expect(last.error.detail).toMatch(/^the PATCH answer's latest_revision_id .* is not a UUID$/);
+    // Nothing to resume, and no read of a path the id would have made.
+    expect(last.resume).toBeUndefined();
+    expect(server.requests.filter((r) => r.url.pathname.startsWith(`/v2/deployments/${deployment}`)).map((r) => r.method)).toEqual(["GET", "PATCH"]);
+
+    const mcp = await mcpDeploy(deployment);
+    expect(mcp.isError).toBe(true);
+    expect(mcp.text).toContain(`the service answered 200 Invalid response body: ${terminalSafe(last.error.detail)}`);
+  });
+});
+
+/** The MCP server's deploy tool against the same server, its text answer. */
+async function mcpDeploy(deployment: string): Promise<{ isError: boolean; text: string }> {
+  const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "env-key", retry: { retries: 0 } });
+  const mcpServer = createMcpServer({ client, pollIntervalMs: 5, redact: ["env-key"] });
+  const mcp = new Client({ name: "dms-hostile-test", version: "1.0.0" });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await Promise.all([mcpServer.connect(serverSide), mcp.connect(clientSide)]);
+  try {
+    const result = await mcp.callTool({ name: "deploy", arguments: { deployment_id: deployment, source_revision_config: { repo_ref: "main" } } });
+    return { isError: result.isError === true, text: (result.content as { text: string }[]).map((c) => c.text).join("\n") };
+  } finally {
+    await mcp.close();
+  }
+}
+
 describe("the job summary shows what the server sent as text, never as markdown", () => {
-  it("a revision id and a status with line breaks, |, backticks, links and HTML stay inside their cells", async () => {
+  it("a status with line breaks, |, backticks, links and HTML stays inside its cell", async () => {
     const summary = join(work, "summary.md");
     const output = join(work, "output");
     const result = await dms(["deploy", FORGING, "--ref", "main", "--interval", "10ms", "--timeout", "150ms"], {
@@ -126,6 +169,7 @@ describe("the job summary shows what the server sent as text, never as markdown"
     // One heading (dms's), the table's rows, and the error line: nothing the server sent starts a line.
     expect(lines.filter((line) => line.startsWith("#"))).toHaveLength(1);
     expect(lines[0]).toBe(String.raw`### ❌ dms deploy: BUILDING\\n\#\#\# ✅ forged \[link\](https://evil.example) \| \!\[i\](x)`);
+    expect(text).toContain(`| revision | \`${CREATED}\` |`);
     for (const row of lines.filter((line) => line.startsWith("|"))) {
       // Two cells: three unescaped pipes.
       expect(row.match(/(?<!\\)\|/g), row).toHaveLength(3);
@@ -133,6 +177,6 @@ describe("the job summary shows what the server sent as text, never as markdown"
     // No HTML, link or image: each [ and < escaped.
     expect(text).not.toMatch(/(?<!\\)[<[]/);
     // The step outputs carry the values as they are (a later step reads them), framed so they cannot add outputs.
-    expect(await readFile(output, "utf8")).toMatch(/^revision_id<<(ghadelimiter_[\w-]+)\n[\s\S]*\n\1\n/m);
+    expect(await readFile(output, "utf8")).toMatch(/^status<<(ghadelimiter_[\w-]+)\nBUILDING\n### ✅ forged [^\n]*\n\1\n/m);
   });
 });
