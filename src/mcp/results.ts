@@ -110,6 +110,22 @@ export function boundedResult(tool: string, result: ToolResult, maxBytes = MAX_R
   );
 }
 
+/**
+ * A result whose structured content does not match its tool's output schema (the service answered
+ * off the document): the data as JSON text only, with a note saying so, as an error result, which
+ * a client does not check against the schema. dms prints such an answer as it came; an agent reads it here.
+ */
+export function offSchemaResult(tool: string, result: ToolResult, problem: string): ToolResult {
+  const json = JSON.stringify(result.structuredContent);
+  const words = result.content.filter((block) => block.text !== json).map((block) => block.text);
+  const hasJson = words.length < result.content.length;
+  const shown = problem.length > 500 ? `${problem.slice(0, 500)}…` : problem;
+  const note =
+    `${tool}: the service's answer does not match the document (${terminalSafe(shown)}), so it is given as JSON text, not as structured content` +
+    (hasJson ? ":" : "; it is too large to give as text here: read it with dms or the API (the same call).");
+  return { content: [...words, note, ...(hasJson ? [json] : [])].map((text) => ({ type: "text" as const, text })), isError: true };
+}
+
 export function errorResult(text: string): ToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }

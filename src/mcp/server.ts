@@ -4,6 +4,7 @@
 // server goes on answering.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ElicitResultSchema, ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { DeploymentsClient } from "../client/client.js";
 import { checkDelay } from "../client/option-checks.js";
 import { planLines } from "../client/plan.js";
@@ -11,8 +12,8 @@ import { DEFAULT_WAIT } from "../client/wait-for-revision.js";
 import { openApiDocument } from "../shared/document.js";
 import { Masker } from "../shared/mask.js";
 import { terminalSafe } from "../shared/terminal-text.js";
-import { boundedResult, failureResult, type ToolResult } from "./results.js";
-import type { ToolContext } from "./tool.js";
+import { boundedResult, failureResult, offSchemaResult, type ToolResult } from "./results.js";
+import type { ToolContext, ToolDefinition } from "./tool.js";
 import { toolsFor } from "./tools.js";
 import { isPlainObject } from "./arguments.js";
 
@@ -87,6 +88,27 @@ function maskedResult(result: ToolResult, masker: Masker): ToolResult {
   return { ...result, content, structuredContent: data };
 }
 
+/**
+ * Checks a result's structured content against its tool's output schema, with the validator the
+ * SDK's client checks it with: a client refuses a whole answer whose structured content does not
+ * match (-32602), so a service answer off the document (a revision without its created_at) would
+ * reach the agent as a protocol error instead of as the data. Each tool's schema is compiled once.
+ */
+function outputChecker(): (tool: ToolDefinition, result: ToolResult) => ToolResult {
+  const validator = new AjvJsonSchemaValidator();
+  const compiled = new Map<string, ReturnType<AjvJsonSchemaValidator["getValidator"]>>();
+  return (tool, result) => {
+    if (result.structuredContent === undefined) return result;
+    let check = compiled.get(tool.name);
+    if (!check) {
+      check = validator.getValidator(tool.outputSchema as Parameters<AjvJsonSchemaValidator["getValidator"]>[0]);
+      compiled.set(tool.name, check);
+    }
+    const checked = check(result.structuredContent);
+    return checked.valid ? result : offSchemaResult(tool.name, result, checked.errorMessage ?? "it does not match the tool's output schema");
+  };
+}
+
 export function createMcpServer(options: McpServerOptions): Server {
   if (typeof options !== "object" || options === null || typeof options.client?.GET !== "function") {
     throw new TypeError("createMcpServer: expected { client } with a client from createDeploymentsClient");
@@ -101,6 +123,7 @@ export function createMcpServer(options: McpServerOptions): Server {
   }
   const tools = toolsFor(readOnly);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const checkOutput = outputChecker();
   const server = new Server(
     { name: "deployment-management-api", version: String(isPlainObject(openApiDocument.info) ? (openApiDocument.info.version ?? "0") : "0") },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
@@ -174,7 +197,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     }
     await sent;
     try {
-      return boundedResult(name, maskedResult(result, masker));
+      return checkOutput(tool, boundedResult(name, maskedResult(result, masker)));
     } catch (error) {
       // An answer nested too deep to walk: the call still gets an answer.
       return failureResult(name, masker.error(error));
