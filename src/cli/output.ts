@@ -4,7 +4,7 @@
 // dms writes from data (a status, a name) must not lose a word that happens to equal the key. Colours and the spinner only on a terminal, never with NO_COLOR.
 import type { Masker } from "../shared/mask.js";
 import { jsonSafe, terminalSafe } from "./terminal-text.js";
-import { addMask } from "./workflow-commands.js";
+import { addMask, maskForms } from "./workflow-commands.js";
 
 export interface Stream {
   write(text: string): unknown;
@@ -54,7 +54,10 @@ export class Output {
     // Commands make their Output once the key and the secrets are known, before printing anything:
     // on GitHub, the runner is told (on stderr, so stdout stays JSON lines) to hide each of them in
     // the job's log wherever they appear, once.
-    if (io.env.GITHUB_ACTIONS === "true") for (const value of io.redactor.pendingMasks()) io.stderr.write(addMask(value));
+    if (io.env.GITHUB_ACTIONS === "true") {
+      const forms = new Set(io.redactor.pendingMasks().flatMap(maskForms));
+      for (const form of forms) io.stderr.write(addMask(form));
+    }
   }
 
   /** A line on stdout (for people; with --json use event()). */

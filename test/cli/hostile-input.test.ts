@@ -79,7 +79,7 @@ describe("a flag that takes one value, given twice, is a usage error (every stri
       .filter(([, flag]) => flag.type === "string" && !flag.multiple)
       .map(([flag]) => [name, flag, args] as const),
   );
-  it.concurrent.each(cases)("dms %s --%s a --%s b", async (_name, flag, args) => {
+  it.concurrent.each(cases)("dms %s --%s given twice", async (_name, flag, args) => {
     await expectUsageError([...args, `--${flag}=1s`, `--${flag}`, "2s"], {}, new RegExp(`--${flag} is given more than once`));
   });
 
@@ -178,5 +178,31 @@ describe("the job summary shows what the server sent as text, never as markdown"
     expect(text).not.toMatch(/(?<!\\)[<[]/);
     // The step outputs carry the values as they are (a later step reads them), framed so they cannot add outputs.
     expect(await readFile(output, "utf8")).toMatch(/^status<<(ghadelimiter_[\w-]+)\nBUILDING\n### ✅ forged [^\n]*\n\1\n/m);
+  });
+});
+
+describe("on GitHub, a multi-line secret is hidden line by line and as dms prints it", () => {
+  it("each line, the escaped text form and the JSON form get their ::add-mask::, once, before anything else", async () => {
+    const pem = "-----BEGIN KEY-----\r\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nbm90IGEgcmVhbCBrZXk=\t\u001b\n-----END KEY-----\n";
+    const result = await dms(["deploy", DEPLOYMENT, "--secret-from-env", "PEM", "--dry-run"], { ...env(), PEM: pem, GITHUB_ACTIONS: "true" });
+    const lines = result.stderr.split("\n");
+    const masks = lines.filter((line) => line.startsWith("::add-mask::"));
+    expect(lines.slice(0, masks.length)).toEqual(masks);
+    expect(new Set(masks).size).toBe(masks.length);
+    // The runner reads a workflow command's data with %, CR and LF escaped.
+    const unescape = (text: string) => text.replace(/%0D/g, "\r").replace(/%0A/g, "\n").replace(/%25/g, "%");
+    const masked = masks.map((line) => unescape(line.slice("::add-mask::".length)));
+    expect(masked).toEqual(
+      expect.arrayContaining([
+        "env-key",
+        pem,
+        "-----BEGIN KEY-----",
+        "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC",
+        "bm90IGEgcmVhbCBrZXk=\t\u001b",
+        "-----END KEY-----",
+        String.raw`-----BEGIN KEY-----\r\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nbm90IGEgcmVhbCBrZXk=\t\x1B\n-----END KEY-----\n`,
+        String.raw`-----BEGIN KEY-----\r\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nbm90IGEgcmVhbCBrZXk=\t\u001b\n-----END KEY-----\n`,
+      ]),
+    );
   });
 });
