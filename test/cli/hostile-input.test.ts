@@ -190,8 +190,8 @@ describe("on GitHub, a multi-line secret is hidden line by line and as dms print
     expect(lines.slice(0, masks.length)).toEqual(masks);
     expect(new Set(masks).size).toBe(masks.length);
     // The runner reads a workflow command's data with %, CR and LF escaped.
-    const unescape = (text: string) => text.replace(/%0D/g, "\r").replace(/%0A/g, "\n").replace(/%25/g, "%");
-    const masked = masks.map((line) => unescape(line.slice("::add-mask::".length)));
+    const commandData = (text: string) => text.replace(/%0D/g, "\r").replace(/%0A/g, "\n").replace(/%25/g, "%");
+    const masked = masks.map((line) => commandData(line.slice("::add-mask::".length)));
     expect(masked).toEqual(
       expect.arrayContaining([
         "env-key",
