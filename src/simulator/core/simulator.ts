@@ -131,9 +131,16 @@ export function createSimulator(options: CreateSimulatorOptions = {}): Simulator
   async function start(p: Persistence): Promise<{ restored: boolean }> {
     p.attach(() => store.snapshot());
     const saved = await p.load();
-    if (saved) store.load(saved);
-    // No saved state yet: save the seed, so the saved state exists from the start.
-    else await p.append([{ op: "replace_state", state: store.snapshot() }]);
+    try {
+      if (saved) store.load(saved);
+      // No saved state yet: save the seed, so the saved state exists from the start.
+      else await p.append([{ op: "replace_state", state: store.snapshot() }]);
+    } catch (error) {
+      // A start that fails after load (a disk too full for the seed) lets go of what load opened:
+      // the file, and its lock, which would refuse the next start as "another simulator".
+      await p.close().catch(() => {});
+      throw error;
+    }
     loaded = true;
     return { restored: saved !== undefined };
   }

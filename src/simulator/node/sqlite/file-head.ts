@@ -1,7 +1,8 @@
 // The state file before SQLite opens it: its first bytes (what kind of file it is), and a new file
 // created readable by its owner only, since it holds secret values in clear (SQLite gives its -wal
 // file the same mode). Anything but a regular file is refused before it is opened.
-import { closeSync, constants, readSync } from "node:fs";
+import { accessSync, closeSync, constants, readSync } from "node:fs";
+import { dirname } from "node:path";
 import { checkUserFile, openUserFile, UnusableFileError } from "../../../local-server/user-file.js";
 import { errnoCode, messageOf, StateFileError } from "./errors.js";
 
@@ -38,5 +39,36 @@ export function createPrivate(file: string): void {
     const code = errnoCode(error);
     // Created by someone else in the meantime: opening it decides (its lock, its contents).
     if (code !== "EEXIST") throw new StateFileError(file, `it cannot be created (${code ?? messageOf(error)})`);
+  }
+}
+
+/**
+ * The simulator writes every change to the file, and SQLite keeps its write-ahead log (FILE-wal)
+ * in the same folder: a file (when it exists) or a folder that cannot be written is refused by
+ * name before SQLite opens it, which would report it as "disk I/O error" or "attempt to write a
+ * readonly database".
+ */
+export function checkWritable(file: string, exists: boolean): void {
+  const folder = dirname(file);
+  const refused = (path: string) => {
+    try {
+      accessSync(path, constants.W_OK);
+      return undefined;
+    } catch (error) {
+      const code = errnoCode(error);
+      // A folder that is missing is reported by the check of the path itself.
+      return code === "ENOENT" ? undefined : (code ?? messageOf(error));
+    }
+  };
+  const advice = "Nothing was changed; make it writable, or name a file on a writable disk.";
+  const fileCode = exists ? refused(file) : undefined;
+  if (fileCode) throw new StateFileError(file, `it cannot be written (${fileCode}${fileCode === "EROFS" ? ": its file system is read-only" : ""})`, advice);
+  const folderCode = refused(folder);
+  if (folderCode) {
+    throw new StateFileError(
+      file,
+      `its folder ${folder} cannot be written (${folderCode}${folderCode === "EROFS" ? ": its file system is read-only" : ""}), and SQLite keeps its write-ahead log there`,
+      advice,
+    );
   }
 }

@@ -5,11 +5,11 @@
 import type { State } from "../../core/model.js";
 import { isV1StateFile, readV1StateFile } from "../v1-state-file.js";
 import type { Connection } from "./connection.js";
-import { describeSqliteError, messageOf, StateFileError } from "./errors.js";
-import { createPrivate, firstBytes, isSqliteHeader } from "./file-head.js";
+import { describeSqliteError, messageOf, StateFileError, sqliteCode } from "./errors.js";
+import { checkWritable, createPrivate, firstBytes, isSqliteHeader } from "./file-head.js";
 import { openLocked, rollback } from "./lock.js";
 import { readState } from "./read-state.js";
-import { APPLICATION_ID, SCHEMA, SCHEMA_VERSION } from "./schema.js";
+import { APPLICATION_ID, SCHEMA, SCHEMA_TABLES, SCHEMA_VERSION } from "./schema.js";
 import { writes } from "./writes.js";
 
 /**
@@ -25,6 +25,8 @@ export function openState(
   const head = firstBytes(file);
   const imported = importFrom === undefined ? undefined : readImport(file, importFrom, head);
   if (importFrom === undefined) refuseOtherFiles(file, head);
+  // Before SQLite opens it: a read-only file or folder would otherwise fail as "disk I/O error".
+  checkWritable(file, head !== undefined);
   if (head === undefined) createPrivate(file);
 
   const db = openLocked(connect, file);
@@ -53,6 +55,7 @@ export function openState(
     } else if (version !== SCHEMA_VERSION) {
       throw new StateFileError(file, `its schema version is ${version}, and this simulator reads version ${SCHEMA_VERSION}`);
     } else {
+      checkShape(db, file);
       checkIntegrity(db, file);
       const rows = db.get(
         "SELECT (SELECT count(*) FROM simulator) + (SELECT count(*) FROM deployments) + (SELECT count(*) FROM revisions) + (SELECT count(*) FROM listeners) AS n",
@@ -75,6 +78,9 @@ export function openState(
     rollback(db, "ROLLBACK");
     db.close();
     if (error instanceof StateFileError) throw error;
+    if (sqliteCode(error) === SQLITE_FULL) {
+      throw new StateFileError(file, "its disk is full (SQLITE_FULL)", "Nothing was changed in it; free some space on its disk and start again.");
+    }
     throw new StateFileError(file, describeSqliteError(error));
   }
 }
@@ -104,6 +110,31 @@ function refuseOtherFiles(file: string, head: Buffer | undefined): void {
     );
   }
   throw new StateFileError(file, "it is not a SQLite database (it is damaged, or another program's file)");
+}
+
+const SQLITE_FULL = 13;
+
+/**
+ * The file's tables are the schema's, with the schema's columns, and it has no trigger: a table or
+ * column changed by hand is refused by name instead of failing a read as "no such column", and a
+ * trigger (which could change or drop rows behind every write) would make the disk hold what
+ * memory does not.
+ */
+function checkShape(db: Connection, file: string): void {
+  const objects = db.all("SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'trigger')");
+  const trigger = objects.find((row) => row.type === "trigger");
+  if (trigger) throw new StateFileError(file, `it has a trigger (${String(trigger.name)}), which the simulator's schema does not`);
+  const tables = new Set(objects.filter((row) => row.type === "table").map((row) => String(row.name)));
+  for (const [table, columns] of SCHEMA_TABLES) {
+    if (!tables.has(table)) throw new StateFileError(file, `its table ${table} is missing`);
+    const found = db.all(`SELECT name FROM pragma_table_info('${table}')`).map((row) => String(row.name));
+    const missing = columns.filter((column) => !found.includes(column));
+    const extra = found.filter((column) => !columns.includes(column));
+    if (missing.length > 0 || extra.length > 0) {
+      const said = [missing.length > 0 ? `no column ${missing.join(", ")}` : "", extra.length > 0 ? `a column ${extra.join(", ")} it does not have` : ""];
+      throw new StateFileError(file, `its table ${table} is not the simulator's (${said.filter(Boolean).join("; ")})`);
+    }
+  }
 }
 
 /** SQLite's quick_check (which also checks every row against the schema's NOT NULL and CHECK constraints) and the foreign keys. */

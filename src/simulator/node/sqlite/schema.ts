@@ -54,3 +54,14 @@ CREATE TABLE listeners (
   listener TEXT NOT NULL CHECK (${jsonObject("listener")} AND listener ->> '$.id' = id)
 ) STRICT;
 `;
+
+/**
+ * The tables of SCHEMA and their columns, read from its text (a column is a line of two spaces, a
+ * name and a type), so that a file whose tables were changed by hand is refused by name.
+ */
+export const SCHEMA_TABLES: ReadonlyMap<string, readonly string[]> = new Map(
+  [...SCHEMA.matchAll(/^CREATE TABLE (\w+) \(\n([\s\S]*?)\n\) STRICT;$/gm)].map(([, table, body]) => [
+    table!,
+    [...body!.matchAll(/^ {2}(\w+) (?:INTEGER|REAL|TEXT)\b/gm)].map(([, column]) => column!),
+  ]),
+);

@@ -1,0 +1,164 @@
+// State files a person or another program left in a state the simulator must not serve: tables and
+// columns changed by hand, a trigger (which could change rows behind every write, so that the disk
+// holds what memory does not), a file or folder that cannot be written (a read-only file system,
+// mounted here), a disk too full for a new file's first state. Each stops the start with one
+// StateFileError naming the file and what is wrong, before anything in the file changes.
+import { createHash } from "node:crypto";
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type SimulatorOptions, StateFileError, startSimulator } from "../../src/simulator/node/index.js";
+import { loadSqlite, SCHEMA } from "../../src/simulator/node/sqlite/index.js";
+import { SCHEMA_TABLES } from "../../src/simulator/node/sqlite/schema.js";
+
+const { DatabaseSync } = await loadSqlite();
+const work = mkdtempSync(join(tmpdir(), "dms-state-hostile-"));
+const digest = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
+let made = "";
+
+async function refusal(options: SimulatorOptions): Promise<StateFileError> {
+  const error = await startSimulator({ port: 0, quiet: true, seedDeployments: 2, ...options }).then(
+    async (running) => {
+      await running.close();
+      return undefined;
+    },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(StateFileError);
+  return error as StateFileError;
+}
+
+beforeAll(async () => {
+  made = join(work, "made.sqlite");
+  const running = await startSimulator({ port: 0, quiet: true, seedDeployments: 2, stateFile: made });
+  await running.close();
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe("a state file whose schema was changed by hand", () => {
+  // [what was done, the SQL, what the message says]
+  const cases: [string, string, RegExp][] = [
+    ["a table dropped", "DROP TABLE listeners", /its table listeners is missing/],
+    [
+      "a column renamed",
+      "ALTER TABLE listeners RENAME COLUMN listener TO body",
+      /its table listeners is not the simulator's \(no column listener; a column body it does not have\)/,
+    ],
+    ["a column added", "ALTER TABLE deployments ADD COLUMN note TEXT", /its table deployments is not the simulator's \(a column note it does not have\)/],
+    [
+      "a trigger that deletes revisions behind every deployment write",
+      "CREATE TRIGGER forget AFTER UPDATE ON deployments BEGIN DELETE FROM revisions WHERE deployment_id = new.id; END",
+      /it has a trigger \(forget\)/,
+    ],
+    [
+      "a trigger that refuses every write",
+      "CREATE TRIGGER nope BEFORE INSERT ON revisions BEGIN SELECT RAISE(ABORT, 'nope'); END",
+      /it has a trigger \(nope\)/,
+    ],
+  ];
+  it.each(cases)("%s: refused, naming the file and the change, the file left byte for byte", async (name, sql, reason) => {
+    const file = join(work, `${name.replace(/\W+/g, "-")}.sqlite`);
+    copyFileSync(made, file);
+    const db = new DatabaseSync(file);
+    db.exec(sql);
+    db.close();
+    const before = digest(file);
+    const error = await refusal({ stateFile: file });
+    expect(error.message).toContain(file);
+    expect(error.message).toMatch(reason);
+    expect(error.message).toMatch(/left untouched/);
+    expect(error.message.split("\n")).toHaveLength(1);
+    expect(digest(file)).toBe(before);
+  });
+
+  it("SCHEMA_TABLES, read from the schema's text, names every table and column SQLite makes of it", () => {
+    const db = new DatabaseSync(":memory:");
+    db.exec(SCHEMA);
+    const columns = (table: string) =>
+      db
+        .prepare(`SELECT name FROM pragma_table_info('${table}')`)
+        .all()
+        .map((c) => String(c.name));
+    const tables = db
+      .prepare("SELECT name FROM sqlite_schema WHERE type = 'table'")
+      .all()
+      .map((row) => String(row.name));
+    expect(new Map(tables.map((table) => [table, columns(table)]))).toEqual(new Map(SCHEMA_TABLES));
+    db.close();
+  });
+});
+
+describe("a disk that cannot take the file", () => {
+  const point = join(work, "mount");
+  let why = "";
+  beforeAll(() => {
+    mkdirSync(point);
+    try {
+      execFileSync("mount", ["-t", "tmpfs", "-o", "size=48k,mode=0700", "tmpfs", point], { stdio: "pipe" });
+    } catch (error) {
+      why = (error as Error).message.split("\n")[0]!;
+    }
+  });
+  afterAll(() => {
+    try {
+      execFileSync("umount", ["-l", point], { stdio: "pipe" });
+    } catch {
+      // Not mounted (mount was refused).
+    }
+  });
+
+  // [seed size, where the first start runs out of space]: the seed of 30 deployments fills the disk
+  // in the transaction that creates the file, the seed of 2 in the first write after it.
+  it.each([
+    [30, "creating the file"],
+    [2, "the first write after it"],
+  ])(
+    "a new file on a disk too small for the seed of %i (full while %s): one error naming the file and the full disk; the file is let go",
+    async (seedDeployments, _when, context) => {
+      if (why) context.skip(`needs root to mount a tmpfs: ${why}`);
+      const file = join(point, "new.sqlite");
+      const error = await startSimulator({ port: 0, quiet: true, seedDeployments, stateFile: file }).then(
+        async (running) => {
+          await running.close();
+          throw new Error("the simulator started on a full disk");
+        },
+        (e: unknown) => e as Error,
+      );
+      expect(error.message).toContain(file);
+      expect(error.message).toMatch(/disk is full|SQLITE_FULL/);
+      expect(error.message.split("\n")).toHaveLength(1);
+      // Nothing holds the file any more: a start on it is not refused as "another simulator", and
+      // the file system is not busy (a plain umount would fail while the connection lived on).
+      rmSync(file, { force: true });
+      rmSync(`${file}-wal`, { force: true });
+      execFileSync("umount", [point], { stdio: "pipe" });
+      execFileSync("mount", ["-t", "tmpfs", "-o", "size=48k,mode=0700", "tmpfs", point], { stdio: "pipe" });
+    },
+  );
+
+  it("a read-only file system: an existing file and a new one are refused by name, before SQLite reports a disk I/O error", async (context) => {
+    if (why) context.skip(`needs root to mount a tmpfs: ${why}`);
+    execFileSync("umount", [point], { stdio: "pipe" });
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=512k,mode=0700", "tmpfs", point], { stdio: "pipe" });
+    const existing = join(point, "state.sqlite");
+    copyFileSync(made, existing);
+    const before = digest(existing);
+    execFileSync("mount", ["-o", "remount,ro", point], { stdio: "pipe" });
+    const cases: [string, RegExp][] = [
+      [existing, /cannot be used: it cannot be written \(EROFS: its file system is read-only\)/],
+      [
+        join(point, "new.sqlite"),
+        /cannot be used: its folder .* cannot be written \(EROFS: its file system is read-only\), and SQLite keeps its write-ahead log there/,
+      ],
+    ];
+    for (const [file, reason] of cases) {
+      const error = await refusal({ stateFile: file });
+      expect(error.message).toContain(file);
+      expect(error.message).toMatch(reason);
+      expect(error.message).not.toMatch(/I\/O error|SQLITE_IOERR/);
+    }
+    expect(digest(existing)).toBe(before);
+  });
+});
