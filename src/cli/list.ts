@@ -36,7 +36,14 @@ function table(header: string[], rows: string[][]): string[] {
  */
 export function printList<T extends object>(io: Io, output: Output, noun: string, items: readonly T[], header: string[], row: (item: T) => string[]): number {
   if (output.json) {
-    for (const item of items) output.event(io.redactor.data(item));
+    let shown: T[];
+    try {
+      shown = items.map((item) => io.redactor.data(item));
+    } catch (error) {
+      // An item nested too deep to show (NestedTooDeepError) is the service's answer gone wrong: exit 6.
+      return listFailed(io, output, noun, error, "");
+    }
+    for (const item of shown) output.event(item);
     return EXIT.ok;
   }
   if (items.length === 0) {

@@ -7,7 +7,7 @@ import { NoRevisionCreatedError, PatchOutcomeUnknownError } from "../client/depl
 import { ApiError } from "../client/errors.js";
 import { type ChangePlan, planLines } from "../client/plan.js";
 import { RequestTimeoutError } from "../client/timeout.js";
-import { Masker } from "../shared/mask.js";
+import { checkNesting, Masker } from "../shared/mask.js";
 import { terminalSafe } from "../shared/terminal-text.js";
 import { patchMayHaveBeenApplied } from "../shared/unknown-outcome.js";
 
@@ -25,6 +25,8 @@ export interface ToolResult {
 
 /** Data as a result: structuredContent, and the same JSON as text for clients that read only text. */
 export function dataResult(data: Record<string, unknown>, options: { isError?: boolean; summary?: string } = {}): ToolResult {
+  // An answer nested deeper than any of the document: NestedTooDeepError, before JSON.stringify overflows the stack.
+  checkNesting(data);
   const content: ToolResult["content"] = [];
   if (options.summary) content.push({ type: "text", text: options.summary });
   content.push({ type: "text", text: JSON.stringify(data) });

@@ -14,6 +14,37 @@
 // Browser-safe: nothing from Node.
 export const MASKED = "***";
 
+/**
+ * How deep the masking walks: far deeper than any answer of the document (about ten levels), and far
+ * from where recursion and JSON.stringify give out (a few thousand levels, a few kilobytes of `[`).
+ */
+export const MAX_WALK_DEPTH = 100;
+
+/** Data a server sent nested deeper than MAX_WALK_DEPTH: no answer of the document, and not shown. */
+export class NestedTooDeepError extends RangeError {
+  override readonly name = "NestedTooDeepError";
+  constructor() {
+    super(`the service's answer nests objects and arrays more than ${MAX_WALK_DEPTH} levels deep, which no answer of the document does: it is not shown`);
+  }
+}
+
+/**
+ * Throws NestedTooDeepError when `value` nests objects and arrays more than MAX_WALK_DEPTH levels
+ * deep; walks with its own stack, so that it is the check before anything recursive (JSON.stringify) sees it.
+ */
+export function checkNesting(value: unknown): void {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (current === null || typeof current !== "object") continue;
+    if (depth >= MAX_WALK_DEPTH) throw new NestedTooDeepError();
+    for (const item of Array.isArray(current) ? current : Object.values(current)) stack.push([item, depth + 1]);
+  }
+}
+
+/** What stands for a part of an error body nested deeper than MAX_WALK_DEPTH (an error's words are read from its top). */
+const TOO_DEEP = `(nested more than ${MAX_WALK_DEPTH} levels deep: not shown)`;
+
 /** Members whose value is a header echo of the key. */
 const KEY_HEADERS = /^(x-api-key|authorization|proxy-authorization)$/i;
 /** A character that continues a word: a value inside a longer word is another word. */
@@ -111,18 +142,27 @@ export class Masker {
     return copy as E;
   }
 
-  private walk(v: unknown, quoted: boolean, member?: string, secretItem = false): unknown {
+  /**
+   * A masked copy. Past MAX_WALK_DEPTH, data is refused (NestedTooDeepError, which every surface
+   * reports as the service's error) and a part of an error body is replaced by a note, so that no
+   * answer can overflow the stack here or in JSON.stringify afterwards.
+   */
+  private walk(v: unknown, quoted: boolean, member?: string, secretItem = false, depth = 0): unknown {
     if (typeof v === "string") {
       if (member !== undefined && KEY_HEADERS.test(member)) return MASKED;
       return quoted ? this.quoted(v) : v;
     }
-    if (Array.isArray(v)) return v.map((x) => this.walk(x, quoted, undefined, member === "secrets"));
     if (v === null || typeof v !== "object") return v;
+    if (depth >= MAX_WALK_DEPTH) {
+      if (quoted) return TOO_DEEP;
+      throw new NestedTooDeepError();
+    }
+    if (Array.isArray(v)) return v.map((x) => this.walk(x, quoted, undefined, member === "secrets", depth + 1));
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) {
       // A member named as the key is a quote of it only in an error body: in data, names are the schema's.
       const name = quoted && this.keys.has(k) ? MASKED : k;
-      setMember(out, name, this.walk(x, quoted, k, false));
+      setMember(out, name, this.walk(x, quoted, k, false, depth + 1));
     }
     // An item of a `secrets` array: its value is the secret.
     if (secretItem && typeof (v as { value?: unknown }).value === "string") setMember(out, "value", MASKED);

@@ -13,7 +13,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { createDeploymentsClient } from "../../src/client/client.js";
 import { createMcpServer } from "../../src/mcp/index.js";
 import { terminalSafe } from "../../src/shared/terminal-text.js";
-import { sendJson, startLocalServer, type LocalServer } from "../client/local-server.js";
+import { sendJson, sendText, startLocalServer, type LocalServer } from "../client/local-server.js";
 import { dmsInProcess as dms } from "./support.js";
 
 const DEPLOYMENT = "6b0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01";
@@ -38,6 +38,14 @@ beforeAll(async () => {
     if (path.startsWith(`/v2/deployments/${FORGING}/revisions/`)) return sendJson(res, 200, { id: CREATED, status: FORGED_STATUS });
     if (path === `/v2/deployments/${FORGING}`) {
       return sendJson(res, 200, { id: FORGING, source: "scm_host", latest_revision_id: req.method === "PATCH" ? CREATED : REVISION });
+    }
+    // Data, and an error body, nested 5000 levels deep (10 kB): past where recursion and JSON.stringify give out.
+    const deep = `${"[".repeat(5000)}${"]".repeat(5000)}`;
+    if (path === "/v2/deployments" && req.url.searchParams.get("name_contains") === "deep") {
+      return sendText(res, 200, `{"resources":[{"id":"${DEPLOYMENT}","name":"n","source_config":${deep}}],"offset":1}`, "application/json");
+    }
+    if (path === "/v2/deployments" && req.url.searchParams.get("name_contains") === "deep-error") {
+      return sendText(res, 400, `{"title":"Bad","status":400,"detail":"no","x":${deep}}`, "application/problem+json");
     }
     const bad = BAD_IDS.get(path.split("/")[3] ?? "");
     if (bad !== undefined && path.includes("/revisions/")) return sendJson(res, 200, { id: bad, status: "DEPLOYED" });
@@ -204,5 +212,18 @@ describe("on GitHub, a multi-line secret is hidden line by line and as dms print
         String.raw`-----BEGIN KEY-----\r\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nbm90IGEgcmVhbCBrZXk=\t\u001b\n-----END KEY-----\n`,
       ]),
     );
+  });
+});
+
+describe("an answer nested deeper than any of the document is the service's error (exit 6), never a stack overflow", () => {
+  it.each([
+    ["data", "deep", /nests objects and arrays more than 100 levels deep/],
+    ["an error body", "deep-error", /answered 400 Bad: no/],
+  ])("%s, with --json", async (_what, name, message) => {
+    const result = await dms(["deployments", "--name-contains", name, "--json"], env());
+    expect(result.code, result.stderr).toBe(6);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toMatch(/unexpected error|Maximum call stack|at Masker/);
+    expect(JSON.parse(result.stdout.trimEnd().split("\n").at(-1)!)).toMatchObject({ event: "result", exit_code: 6 });
   });
 });
