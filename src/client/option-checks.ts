@@ -75,7 +75,9 @@ export function resolveBaseUrl(where: string, name: string, value: unknown): str
   if (url && (url.username !== "" || url.password !== ""))
     throw new TypeError(`${where}: ${name} must be a URL without user:password@ (the key goes in apiKey); not shown, as it holds a password`);
   if (url?.protocol !== "http:" && url?.protocol !== "https:") fail(where, name, "an http:// or https:// URL, absolute or relative to the page", value);
-  if (url.search !== "" || url.hash !== "") fail(where, name, "a URL without ?query or #fragment", value);
+  // An empty one too ("http://host/?", "http://host/#"): URL says search and hash are "" for it, but
+  // the path appended after it would land in the query or the fragment.
+  if (/[?#]/.test(url.href)) fail(where, name, "a URL without ?query or #fragment", value);
   return url.href.replace(/\/+$/, "");
 }
 

@@ -31,6 +31,10 @@ const badClientOptions: [string, Record<string, unknown>][] = [
   ["baseUrl", { baseUrl: 4010 }],
   ["baseUrl", { baseUrl: "http://user:hunter2@127.0.0.1:4010" }],
   ["baseUrl", { baseUrl: "http://127.0.0.1:4010/?key=1" }],
+  // An empty query or fragment: the path would be appended after it.
+  ["baseUrl", { baseUrl: "http://127.0.0.1:4010/?" }],
+  ["baseUrl", { baseUrl: "http://127.0.0.1:4010#" }],
+  ["baseUrl", { baseUrl: "http://127.0.0.1:4010/api?#" }],
   ["apiKey", { apiKey: "" }],
   ["apiKey", { apiKey: "   " }],
   ["apiKey", { apiKey: 42 }],
