@@ -162,3 +162,26 @@ describe("a disk that cannot take the file", () => {
     expect(digest(existing)).toBe(before);
   });
 });
+
+describe("an empty state file path", () => {
+  // An empty value would start a simulator that keeps nothing, or imports nothing, as if none was given.
+  it.each([
+    [{ stateFile: "" }, /startSimulator: stateFile must be a file path \(a non-empty string\), got ""/],
+    [{ stateFile: join(work, "never.sqlite"), importStateFrom: "" }, /startSimulator: importStateFrom must be a file path/],
+  ])("startSimulator(%j) is a TypeError naming the option", async (options, message) => {
+    await expect(startSimulator({ port: 0, quiet: true, ...options })).rejects.toThrow(message);
+  });
+
+  it.each([
+    [["--state", ""], "--state needs a FILE, and was given an empty value."],
+    [["--state", join(work, "never.sqlite"), "--import-state", ""], "--import-state needs a FILE, and was given an empty value."],
+  ])("dms-simulator %j is a usage error naming the flag", async (args, message) => {
+    const { runSimulatorCli, SimulatorUsageError } = await import("../../src/simulator/node/cli-main.js");
+    const error = await runSimulatorCli(["--port", "0", "--quiet", ...args]).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(SimulatorUsageError);
+    expect((error as Error).message).toBe(message);
+  });
+});

@@ -81,6 +81,11 @@ export async function runSimulatorCli(args: string[]): Promise<void> {
     return;
   }
   const env = process.env;
+  // An empty variable is unset, as for the others; an empty flag is a mistake (`--state "$FILE"` with
+  // FILE unset), which would otherwise run a simulator that keeps nothing, or import nothing.
+  for (const flag of ["state", "import-state"] as const) {
+    if (values[flag] === "") throw new SimulatorUsageError(`--${flag} needs a FILE, and was given an empty value.`);
+  }
   const stateFile = values.state ?? (env.SIMULATOR_STATE || undefined);
   const importState = values["import-state"];
   if (importState !== undefined && !stateFile) throw new SimulatorUsageError("--import-state needs --state FILE, the new SQLite file to import into.");

@@ -64,6 +64,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   // Messages go to stderr: stdout carries only what a script reads (the CLI's URL line).
   const log = options.quiet ? undefined : (line: string) => console.error(line);
   const stateFile = options.stateFile;
+  // An empty path would start a simulator that keeps nothing (or imports nothing), as if none was given.
+  for (const [name, value] of [
+    ["stateFile", stateFile],
+    ["importStateFrom", options.importStateFrom],
+  ] as const) {
+    if (value !== undefined && (typeof value !== "string" || value === "")) {
+      throw new TypeError(`startSimulator: ${name} must be a file path (a non-empty string), got ${JSON.stringify(value) ?? String(value)}.`);
+    }
+  }
   if (options.importStateFrom !== undefined && !stateFile) throw new TypeError("startSimulator: importStateFrom needs stateFile, the new file to import into.");
   checkSimulatorOptions(options, "startSimulator");
   checkPortOption("startSimulator", options.port);
