@@ -9,9 +9,9 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SimulatorOptions, StateFileError, startSimulator } from "../../src/simulator/node/index.js";
-import { loadSqlite, SCHEMA } from "../../src/simulator/node/sqlite/index.js";
-import { SCHEMA_TABLES } from "../../src/simulator/node/sqlite/schema.js";
+import { type SimulatorOptions, StateFileError, startSimulator } from "../../../src/simulator/node/index.js";
+import { loadSqlite, SCHEMA } from "../../../src/simulator/node/sqlite/index.js";
+import { SCHEMA_TABLES } from "../../../src/simulator/node/sqlite/schema.js";
 
 const { DatabaseSync } = await loadSqlite();
 const work = mkdtempSync(join(tmpdir(), "dms-state-hostile-"));
@@ -111,12 +111,12 @@ describe("a disk that cannot take the file", () => {
 
   // [seed size, where the first start runs out of space]: the seed of 30 deployments fills the disk
   // in the transaction that creates the file, the seed of 2 in the first write after it.
-  it.each([
+  it.for([
     [30, "creating the file"],
     [2, "the first write after it"],
-  ])(
+  ] as const)(
     "a new file on a disk too small for the seed of %i (full while %s): one error naming the file and the full disk; the file is let go",
-    async (seedDeployments, _when, context) => {
+    async ([seedDeployments], context) => {
       if (why) context.skip(`needs root to mount a tmpfs: ${why}`);
       const file = join(point, "new.sqlite");
       const error = await startSimulator({ port: 0, quiet: true, seedDeployments, stateFile: file }).then(
@@ -176,7 +176,7 @@ describe("an empty state file path", () => {
     [["--state", ""], "--state needs a FILE, and was given an empty value."],
     [["--state", join(work, "never.sqlite"), "--import-state", ""], "--import-state needs a FILE, and was given an empty value."],
   ])("dms-simulator %j is a usage error naming the flag", async (args, message) => {
-    const { runSimulatorCli, SimulatorUsageError } = await import("../../src/simulator/node/cli-main.js");
+    const { runSimulatorCli, SimulatorUsageError } = await import("../../../src/simulator/node/cli-main.js");
     const error = await runSimulatorCli(["--port", "0", "--quiet", ...args]).then(
       () => undefined,
       (e: unknown) => e,
