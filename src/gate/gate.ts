@@ -26,6 +26,33 @@ export function requestTargetProblem(target: string): GateProblem | undefined {
   return undefined;
 }
 
+const DOT = /^(?:\.|%2e)$/i;
+const DOT_DOT = /^(?:\.|%2e){2}$/i;
+
+/**
+ * The request target with the `.` and `..` segments of its path removed (RFC 3986 section 5.2.4),
+ * a `%2e` read as a dot, as a URL parser does before fetch sends a request: so a server reached
+ * over a socket by a client that keeps them (`curl --path-as-is`) answers `/v2/deployments/../listeners`
+ * as MSW and the page's simulator answer it, for `/v2/listeners`. The query is left as it is.
+ */
+export function withoutDotSegments(target: string): string {
+  const q = target.indexOf("?");
+  const path = q < 0 ? target : target.slice(0, q);
+  if (!path.startsWith("/") || !/\/(?:\.|%2e)/i.test(path)) return target;
+  const segments = path.split("/").slice(1);
+  const kept: string[] = [];
+  for (const [i, segment] of segments.entries()) {
+    if (DOT_DOT.test(segment)) kept.pop();
+    else if (!DOT.test(segment)) {
+      kept.push(segment);
+      continue;
+    }
+    // A dot segment last leaves the path ending in "/" (`/a/b/..` is `/a/`).
+    if (i === segments.length - 1) kept.push("");
+  }
+  return `/${kept.join("/")}${q < 0 ? "" : target.slice(q)}`;
+}
+
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 const QUOTED = '"(?:[^"\\\\]|\\\\.)*"';
 // RFC 9110 media-type: type "/" subtype *( OWS ";" OWS [ parameter ] ), parameter = token "=" ( token / quoted-string ).
@@ -89,7 +116,8 @@ export function isEmptyBodyText(text: string): boolean {
 /** What a route table finds for a path and method. */
 export type RouteMatch<T> =
   | { found: true; value: T; pathValues: Record<string, string> }
-  | { found: false; problem: GateProblem; headers?: Record<string, string> };
+  | { found: false; problem: GateProblem; headers?: Record<string, string> }
+  | { found: false; options: true; headers: { allow: string } };
 
 interface Route<T> {
   segments: (string | { param: string })[];
@@ -102,7 +130,9 @@ const METHOD_ORDER = ["GET", "PUT", "POST", "PATCH", "DELETE"];
 /**
  * The operations of a document by path template (`/v2/deployments/{deployment_id}`): a `{name}`
  * takes one non-empty segment, decoded. HEAD is answered as GET. A path no template takes is 404;
- * a method the path lacks is 405 with the Allow header.
+ * a method the path lacks is 405 with the Allow header. OPTIONS that is not a CORS preflight (the
+ * node gate answers those first) is answered 204 with the same Allow header (RFC 9110 section 9.3.7),
+ * by every server alike: its `options` match.
  */
 export class RouteTable<T> {
   private readonly routes: Route<T>[] = [];
@@ -130,9 +160,10 @@ export class RouteTable<T> {
   match(path: string, method: string): RouteMatch<T> {
     const found = this.find(path);
     if (!found) return { found: false, problem: problemDetails("not-found", `There is no operation at ${path}.`, path) };
+    const allow = [...found.route.byMethod.keys()].join(", ");
+    if (method === "OPTIONS" && !found.route.byMethod.has("OPTIONS")) return { found: false, options: true, headers: { allow } };
     const value = found.route.byMethod.get(method === "HEAD" ? "GET" : method);
     if (value === undefined) {
-      const allow = [...found.route.byMethod.keys()].join(", ");
       return {
         found: false,
         problem: problemDetails("method-not-allowed", `${method} is not allowed on ${path}; allowed: ${allow}.`, path),

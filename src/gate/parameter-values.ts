@@ -1,12 +1,12 @@
 // A parameter's text as every server reads and checks it: coerced the way Prism does (numbers by
 // Number(), booleans from "true"/"false", a list split on commas) and checked by the validator
-// compiled for it at build time, its errors in the servers' words. The simulator checks every
-// parameter this way; the mock's front checks the empty query values with it, which Prism reads as
-// absent (`deployment_type=`), so both refuse an empty value exactly when the schema does. No Node imports.
+// compiled for it at build time, its errors in the servers' words. The simulator and the mock's
+// front both check every path and query parameter this way (Prism reads an empty value as absent
+// and a repeated list as its first item), so both name the same fields, in the same order. No Node imports.
 import { compiledValidator } from "../../generated/validators.js";
 import { fieldErrorCode } from "../shared/problems.js";
 import { primaryType } from "../shared/walk.js";
-import { ajvFieldErrors } from "../shared/field-details.js";
+import { ajvFieldErrors, REQUIRED_DETAIL } from "../shared/field-details.js";
 import type { ParameterError } from "./gate.js";
 
 /** What the coercion and the validator need to know of a parameter. */
@@ -17,6 +17,8 @@ export interface ParameterShape {
   array: boolean;
   /** The JSON type the text (or, for a list, each item) is read as. */
   coerceTo: string | undefined;
+  /** An absent value is an error (a path parameter is always required). */
+  required?: boolean;
 }
 
 /** The JSON type of a (dereferenced) schema as a parameter's text is read: its type besides null, else "string" for an enum. */
@@ -57,15 +59,26 @@ export function queryText(query: URLSearchParams, shape: ParameterShape): string
 }
 
 /**
- * The field errors of the query parameters given an empty (or blank) value, checked as any value
- * is. For a server whose engine reads `name=` as absent (Prism): the simulator reads it as the empty
- * text it is, which an enum, a format, a number or a list of them refuses.
+ * A parameter's text checked: absent, it is an error only when required; present, it is coerced
+ * and checked by its validator. The one rule every server reads a parameter by.
  */
-export function emptyQueryValueErrors(operationId: string, shapes: readonly ParameterShape[], query: URLSearchParams): ParameterError[] {
-  const errors: ParameterError[] = [];
-  for (const shape of shapes) {
-    if (shape.in !== "query" || !query.getAll(shape.name).some((v) => v.trim() === "")) continue;
-    errors.push(...parameterErrors(operationId, shape, coerceParameterText(queryText(query, shape)!, shape)));
-  }
-  return errors;
+export function checkParameterText(operationId: string, shape: ParameterShape, raw: string | undefined): { value: unknown; errors: ParameterError[] } {
+  if (raw === undefined) return { value: undefined, errors: shape.required ? [{ parameter: shape.name, code: "required", detail: REQUIRED_DETAIL }] : [] };
+  const value = coerceParameterText(raw, shape);
+  return { value, errors: parameterErrors(operationId, shape, value) };
+}
+
+/**
+ * The field errors of an operation's parameters, in the order of `shapes` (the document's), each
+ * text read by `textOf`. For a server whose engine reads parameters its own way (Prism reads
+ * `name=` as absent, and a repeated list as only its first item), so that it names the same fields
+ * as the simulator. A parameter in `skip` (given twice, refused already) is not read.
+ */
+export function parameterValueErrors(
+  operationId: string,
+  shapes: readonly ParameterShape[],
+  textOf: (shape: ParameterShape) => string | undefined,
+  skip: ReadonlySet<string> = new Set(),
+): ParameterError[] {
+  return shapes.flatMap((shape) => (skip.has(shape.name) ? [] : checkParameterText(operationId, shape, textOf(shape)).errors));
 }

@@ -11,7 +11,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { declaresTooLarge, readBodyWithin, tooLargeDetail } from "../gate/body.js";
 import { REQUEST_BOUNDS, type RequestBounds } from "../gate/bounds.js";
-import { crossSiteWriteProblem, foreignHostProblem, type GateProblem, requestTargetProblem } from "../gate/gate.js";
+import { crossSiteWriteProblem, foreignHostProblem, type GateProblem, requestTargetProblem, withoutDotSegments } from "../gate/gate.js";
 import { corsHeaders, isAllowedHost, isCrossSiteWrite, isPreflight, type LocalServerPolicy, preflightHeaders } from "../gate/policy.js";
 import { problemDetails } from "../shared/problems.js";
 
@@ -36,7 +36,7 @@ export interface GateOptions {
   writeProblem?: (problem: GateProblem) => { contentType: string; text: string };
 }
 
-/** A request the gate let through: its method, target (path and query), path, and the CORS headers every answer to it carries. */
+/** A request the gate let through: its method, target (path and query, without dot segments), path, and the CORS headers every answer to it carries. */
 export interface Admitted {
   method: string;
   target: string;
@@ -127,7 +127,9 @@ export function createNodeGate(options: GateOptions): NodeGate {
         return undefined;
       }
       if (expectsContinue) res.writeContinue();
-      return { method, target, path, cors };
+      // Dot segments removed, as a URL parser removes them before fetch sends a request.
+      const routed = withoutDotSegments(target);
+      return { method, target: routed, path: routed === target ? path : routed.split("?")[0]!, cors };
     },
     async readBody(req, res, admitted, limit = bounds.maxBodyBytes) {
       const read = await readBodyWithin(req, Math.min(limit, bounds.maxBodyBytes));

@@ -207,27 +207,35 @@ function firstLine(text: unknown): string | undefined {
 }
 
 /**
- * Adds the field errors Prism cannot see, where the simulator puts them: a single-valued query
- * parameter given twice (first), and an X-Tenant-Id that is not a tenant id (after the
- * parameters, before the body fields). The document declares the tenant header as a security
- * scheme, so Prism only checks that an API key is there. An answer that would succeed becomes a 422.
+ * Puts the field errors the front found itself where the simulator puts them: the parameters'
+ * (`parameterErrors`: a single-valued query parameter given twice, then every path and query value
+ * by the shared rule, in the document's order; Prism's own errors on the parameters in `checked`
+ * are dropped), then an X-Tenant-Id that is not a tenant id, then the body fields. The document
+ * declares the tenant header as a security scheme, so Prism only checks that an API key is there.
+ * An answer that would succeed becomes a 422.
  */
 export function withFieldErrors(
   problem: GateProblem | undefined,
   status: number,
-  repeated: ProblemFieldError[],
+  parameterErrors: ProblemFieldError[],
+  checked: ReadonlySet<string>,
   tenantError: ProblemFieldError | undefined,
   path: string,
 ): GateProblem | undefined {
-  const extra = [...repeated, ...(tenantError ? [tenantError] : [])];
-  if (extra.length === 0) return problem;
+  const extra = [...parameterErrors, ...(tenantError ? [tenantError] : [])];
   if (problem?.type === PROBLEM_TYPES.validation.type) {
-    const errors = (problem.errors ?? []).filter((e) => !repeated.some((r) => r.parameter === e.parameter));
-    const parameters = errors.filter((e) => e.parameter !== undefined);
-    const fields = errors.filter((e) => e.parameter === undefined);
-    const all = [...repeated, ...parameters, ...(tenantError ? [tenantError] : []), ...fields];
-    return { ...problem, detail: invalidFieldsDetail(all.length), errors: all };
+    const errors = problem.errors ?? [];
+    // Prism's words on a parameter the front checked itself give way to the front's.
+    const others = errors.filter((e) => e.parameter === undefined || !checked.has(e.parameter));
+    const parameters = others.filter((e) => e.parameter !== undefined);
+    const fields = others.filter((e) => e.parameter === undefined);
+    const all = [...parameterErrors, ...parameters, ...(tenantError ? [tenantError] : []), ...fields];
+    // Nothing of the front's to add, or Prism refused only a value the shared rule takes: as it was.
+    if (all.length === 0 || (extra.length === 0 && others.length === errors.length)) return problem;
+    // A count is counted again; "more than the mock can list" stays.
+    const detail = problem.detail === invalidFieldsDetail(errors.length) ? invalidFieldsDetail(all.length) : problem.detail;
+    return { ...problem, ...(detail !== undefined ? { detail } : {}), errors: all };
   }
-  if (problem || status >= 400) return problem;
+  if (extra.length === 0 || problem || status >= 400) return problem;
   return problemDetails("validation", invalidFieldsDetail(extra.length), path, extra);
 }

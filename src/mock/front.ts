@@ -31,17 +31,19 @@ import { listen, serverOptions, type TimeBounds } from "../local-server/listen.j
 import { createNodeGate, headerValue, type NodeGate, sendAnswer, sendProblem } from "../local-server/node-gate.js";
 import { corsHeaders, isJsonContentType } from "../gate/policy.js";
 import { checkPortOption } from "../shared/port.js";
-import { emptyQueryValueErrors } from "../gate/parameter-values.js";
+import { type ParameterShape, parameterValueErrors, queryText } from "../gate/parameter-values.js";
 import { checkTenantHeader } from "../gate/tenant.js";
 import { invalidFieldsDetail, problemDetails } from "../shared/problems.js";
 import { type BodyWas, type PrismAnswer, problemFor, requestViolations, violationsHeader, withFieldErrors } from "./answers.js";
-import { queryOf, queryShape } from "./query.js";
+import { parameterShape, queryOf } from "./query.js";
 import { exampleForPath, pageWithinLimit } from "./examples.js";
 import { createPrism, type PrismEngine, type PrismOperation, type PrismResult } from "./prism.js";
 
 // Prism fakes data for `dynamic=true` with json-schema-faker, which fails on some of the document's
 // schemas at random (about 4 tries in 10 on a deployment); after this many tries the example is sent.
 const DYNAMIC_TRIES = 3;
+// Headers of a request that say it has a body: not passed to Prism for an operation that takes none.
+const BODY_HEADERS = ["content-length", "transfer-encoding", "content-type"];
 // Headers of Prism's answer that are the front's to set.
 const NOT_PASSED_ON = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection", "content-length", "sl-violations"]);
 
@@ -120,7 +122,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, { gate, prism, 
   if (!admitted) return res.statusCode;
   const { path, method, cors } = admitted;
   const route = routes.match(path, method);
-  if (!route.found) return sendProblem(res, route.problem, { ...cors, ...route.headers });
+  if (!route.found)
+    return "options" in route ? sendAnswer(res, 204, { ...cors, ...route.headers }, "") : sendProblem(res, route.problem, { ...cors, ...route.headers });
   const operation = route.value;
   const apiKey = headerValue(req, "x-api-key");
   const unauthorized = missingApiKeyProblem(apiKey, path);
@@ -149,14 +152,26 @@ async function handle(req: IncomingMessage, res: ServerResponse, { gate, prism, 
     }
   }
 
-  const search = new URLSearchParams((req.url ?? "").slice(path.length + 1));
+  const q = admitted.target.indexOf("?");
+  const search = new URLSearchParams(q < 0 ? "" : admitted.target.slice(q + 1));
   const singleValued = (operation.request?.query ?? []).filter((p) => p.schema?.type !== "array").map((p) => p.name);
-  // Prism reads `name=` as absent; the simulator checks the empty text it is, by the same rule as here.
-  const shapes = (operation.request?.query ?? []).map(queryShape);
-  const emptyValues = operation.iid ? emptyQueryValueErrors(operation.iid, shapes, search) : [];
-  const repeated = [...repeatedParameterErrors(search, singleValued), ...emptyValues];
-  const query = queryOf(search, new Set(repeated.map((e) => e.parameter!)));
+  const repeated = repeatedParameterErrors(search, singleValued);
+  const given = new Set(repeated.map((e) => e.parameter));
+  // Every path and query value by the simulator's rule, in the document's order: Prism reads `name=`
+  // as absent and a repeated list as its first item, and names path parameters after query ones.
+  const shapes = [
+    ...(operation.request?.path ?? []).map((p) => parameterShape(p, "path")),
+    ...(operation.request?.query ?? []).map((p) => parameterShape(p, "query")),
+  ];
+  const textOf = (shape: ParameterShape) => (shape.in === "path" ? route.pathValues[shape.name] : queryText(search, shape));
+  const parameterErrors = operation.iid ? [...repeated, ...parameterValueErrors(operation.iid, shapes, textOf, given)] : repeated;
+  const query = queryOf(search, given);
   const headers = headersOf(req);
+  // The simulator answers in its one media type whatever Accept says, and reads no body of an
+  // operation that takes none: Prism would answer a 406 the document does not list, and refuse a
+  // GET's body (422). Prism is told neither.
+  delete headers.accept;
+  if (listed.length === 0) for (const name of BODY_HEADERS) delete headers[name];
   if (isJsonContentType(contentType) && "mediaType" in parseMediaType(contentType)) {
     // Read as UTF-8 already; a charset parameter means nothing to Prism's validation.
     headers["content-type"] = (parseMediaType(contentType) as { mediaType: string }).mediaType;
@@ -169,7 +184,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, { gate, prism, 
   const result = await answerFromPrism(prism, request);
   const answer: PrismAnswer = { status: result.status, ...(result.error ? { problem: result.error } : {}), violations: requestViolations(result.violations) };
   let problem = problemFor(answer, { method, path, ...(contentType !== null ? { contentType } : {}), bodyWas });
-  problem = withFieldErrors(problem, answer.status, repeated, checkTenantHeader(headerValue(req, "x-tenant-id")), path);
+  const checked = new Set(operation.iid ? shapes.map((shape) => shape.name) : given);
+  problem = withFieldErrors(problem, answer.status, parameterErrors, checked, checkTenantHeader(headerValue(req, "x-tenant-id")), path);
   if (problem) {
     const debug = violationsHeader(result.violations);
     const authenticate = result.headers["www-authenticate"];

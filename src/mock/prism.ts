@@ -17,6 +17,7 @@ export const DEFAULT_DOCUMENT = fileURLToPath(new URL("../../generated/openapi.j
 /** One parameter of an operation, as Prism describes it. */
 export interface PrismParameter {
   name: string;
+  required?: boolean;
   schema?: { type?: unknown; default?: unknown; enum?: unknown[]; items?: { type?: unknown; enum?: unknown[]; format?: unknown } };
 }
 

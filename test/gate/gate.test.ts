@@ -10,6 +10,7 @@ import {
   repeatedParameterErrors,
   requestTargetProblem,
   unsupportedMediaType,
+  withoutDotSegments,
 } from "../../src/gate/gate.js";
 import { PROBLEM_TYPES } from "../../src/shared/problems.js";
 
@@ -89,6 +90,32 @@ describe("RouteTable", () => {
       problem: expect.objectContaining({ status: 405, detail: "DELETE is not allowed on /v2/deployments/x; allowed: GET, PATCH." }),
       headers: { allow: "GET, PATCH" },
     });
+  });
+  it("answers OPTIONS (not a preflight) with the path's Allow, and 404 for a path no template takes", () => {
+    expect(table.match("/v2/deployments/x", "OPTIONS")).toEqual({ found: false, options: true, headers: { allow: "GET, PATCH" } });
+    expect(table.match("/v2/deployments", "OPTIONS")).toEqual({ found: false, options: true, headers: { allow: "GET" } });
+    expect(table.match("/v2/nope", "OPTIONS")).toMatchObject({ found: false, problem: { status: 404 } });
+  });
+});
+
+describe("withoutDotSegments", () => {
+  it("removes . and .. segments (a %2e is a dot) as a URL parser does, and leaves the query and other targets as they are", () => {
+    const cases: [string, string][] = [
+      ["/v2/deployments/../listeners", "/v2/listeners"],
+      ["/v2/./deployments/%2E%2e/listeners?x=/../", "/v2/listeners?x=/../"],
+      ["/v2/deployments/..", "/v2/"],
+      ["/v2/deployments/.", "/v2/deployments/"],
+      ["/../../v2/listeners", "/v2/listeners"],
+      ["/v2/deployments/.x/..y/%2e%2e%2e", "/v2/deployments/.x/..y/%2e%2e%2e"],
+      ["/v2/deployments?limit=1", "/v2/deployments?limit=1"],
+      ["*", "*"],
+    ];
+    for (const [target, expected] of cases) {
+      expect(withoutDotSegments(target), target).toBe(expected);
+      expect(new URL(target === "*" ? "http://x/*" : `http://x${target}`).pathname + (target.includes("?") ? target.slice(target.indexOf("?")) : "")).toBe(
+        target === "*" ? "/*" : expected,
+      );
+    }
   });
 });
 

@@ -10,10 +10,12 @@ import {
   type GateProblem,
   isEmptyBodyText,
   parseJsonText,
+  type RouteMatch,
   RouteTable,
   repeatedParameterErrors,
   requestTargetProblem,
   unsupportedMediaType,
+  withoutDotSegments,
 } from "../../gate/gate.js";
 import { isJsonContentType } from "../../gate/policy.js";
 import { checkTenantHeader } from "../../gate/tenant.js";
@@ -96,14 +98,20 @@ export function createRouter(config: RouterConfig): Router {
 
   // Requests without a body are answered synchronously (no promise per GET) unless a latency is set.
   return function handle(request: SimRequest): Reply | Promise<Reply> {
-    const { method, target } = request;
+    const method = request.method;
+    // Without dot segments, as fetch's URL parser and the node gate leave a target.
+    const target = withoutDotSegments(request.target);
     const q = target.indexOf("?");
     const path = q < 0 ? target : target.slice(0, q);
-    if (method === "OPTIONS") return { status: 204 };
     // A target that is not a path, or a % escape that does not decode: 400, as over HTTP (the gate's).
     const badTarget = requestTargetProblem(target);
     if (badTarget) return gateReply(badTarget);
-    if (isControlPath(path)) return serveControl(request, path, method);
+    if (isControlPath(path)) return method === "OPTIONS" ? { status: 204 } : serveControl(request, path, method);
+    // OPTIONS (not a CORS preflight, which the node gate answers): the route table's 204 with Allow, or 404, as the mock's.
+    if (method === "OPTIONS") {
+      const match = routes.match(path, method);
+      if (!match.found) return routeReply(match);
+    }
     const delayMs = config.faults.delay();
     if (delayMs > 0) return new Promise((resolve) => setTimeout(resolve, delayMs)).then(() => serveOperation(request, target, path, q));
     return serveOperation(request, target, path, q);
@@ -113,7 +121,7 @@ export function createRouter(config: RouterConfig): Router {
     const method = request.method;
 
     const match = routes.match(path, method);
-    if (!match.found) return gateReply(match.problem, match.headers);
+    if (!match.found) return routeReply(match);
     const spec = match.value;
     const key = authenticate(request, path);
     if (!("scope" in key)) return key;
@@ -145,14 +153,14 @@ export function createRouter(config: RouterConfig): Router {
     body: unknown,
     tenant: string | undefined,
   ): Reply | Promise<Reply> {
-    const { values, errors } = config.checker.parameters(spec, pathValues, query, (name) => request.header(name));
-    // A single-valued query parameter given twice is ambiguous: refused, as by the mock.
-    errors.unshift(
-      ...repeatedParameterErrors(
-        query,
-        spec.parameters.filter((p) => p.in === "query" && !p.array).map((p) => p.name),
-      ),
+    const checked = config.checker.parameters(spec, pathValues, query, (name) => request.header(name));
+    const values = checked.values;
+    // A single-valued query parameter given twice is ambiguous: refused once, its values not read, as by the mock.
+    const repeated = repeatedParameterErrors(
+      query,
+      spec.parameters.filter((p) => p.in === "query" && !p.array).map((p) => p.name),
     );
+    const errors: FieldError[] = [...repeated, ...checked.errors.filter((e) => !repeated.some((r) => r.parameter === e.parameter))];
     const tenantHeader = request.header("x-tenant-id");
     const tenantError = checkTenantHeader(tenantHeader);
     if (tenantError) errors.push(tenantError);
@@ -245,6 +253,11 @@ export function isControlPath(path: string): boolean {
 
 function mediaTypeOf(request: SimRequest): string {
   return (request.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+/** What the route table answers when it finds no operation: a 404 or 405 problem, or OPTIONS' 204 with Allow. */
+function routeReply(match: Exclude<RouteMatch<unknown>, { found: true }>): Reply {
+  return "options" in match ? { status: 204, headers: match.headers } : gateReply(match.problem, match.headers);
 }
 
 /** A problem the local-server gate decided, as a reply. */

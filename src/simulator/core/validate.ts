@@ -4,8 +4,8 @@
 // `limit=1e1` is 10; booleans from "true"/"false"; `style: form, explode: false` arrays split on
 // commas) and the results name each violated field: `parameter` for parameters, `pointer` (a JSON
 // Pointer) for body fields, each with the `code` of the rule it broke.
-import { ajvFieldErrors, BODY_REQUIRED_DETAIL, REQUIRED_DETAIL } from "../../shared/field-details.js";
-import { coerceParameterText, type ParameterShape, parameterErrors, queryText, textType } from "../../gate/parameter-values.js";
+import { ajvFieldErrors, BODY_REQUIRED_DETAIL } from "../../shared/field-details.js";
+import { checkParameterText, type ParameterShape, queryText, textType } from "../../gate/parameter-values.js";
 import { fieldErrorCode, type FieldErrorCode } from "../../shared/problems.js";
 import { deref, listOperations, type OpenApiDocument } from "../../shared/walk.js";
 import { compiledValidator } from "../../../generated/validators.js";
@@ -18,7 +18,6 @@ export interface FieldError {
 }
 
 interface ParameterSpec extends ParameterShape {
-  required: boolean;
   /** The schema's default, used when the parameter is absent (limit 20, offset 0). */
   defaultValue: unknown;
   /** `format: uuid` (or, for arrays, its items): compared case-insensitively, so read in canonical lower case. */
@@ -107,15 +106,13 @@ export class RequestChecker {
       if (p.in === "path") raw = pathValues[p.name];
       else if (p.in === "header") raw = header(p.name.toLowerCase()) ?? undefined;
       else if (query) raw = queryText(query, p);
-      if (raw === undefined) {
-        if (p.defaultValue !== undefined) values[p.name] = p.defaultValue;
-        if (p.required) errors.push({ parameter: p.name, code: "required", detail: REQUIRED_DETAIL });
-        continue;
-      }
-      const value = coerceParameterText(raw, p);
-      const invalid = parameterErrors(spec.operationId, p, value);
+      const { value, errors: invalid } = checkParameterText(spec.operationId, p, raw);
       if (invalid.length > 0) {
         errors.push(...invalid);
+        continue;
+      }
+      if (raw === undefined) {
+        if (p.defaultValue !== undefined) values[p.name] = p.defaultValue;
         continue;
       }
       // A UUID names the same thing in any case (RFC 9562): the canonical form is lower case.

@@ -69,14 +69,8 @@ export async function runCase(c: Case, servers: Servers): Promise<{ violations: 
   }
   const inProcess = answers[servers.inProcess.name];
   const overHttp = answers[servers.http.name];
-  // In-process, the path goes through the WHATWG URL parser first, which resolves dot segments
-  // (also %2e): a deliberate difference, as for every fetch-based client (docs/reliability.md).
-  if (
-    inProcess &&
-    overHttp &&
-    !c.mutation.includes("as a dot segment") &&
-    (inProcess.status !== overHttp.status || problemType(inProcess) !== problemType(overHttp))
-  ) {
+  // Dot segments (also %2e) included: the WHATWG URL parser removes them in-process, the gate over HTTP (docs/reliability.md).
+  if (inProcess && overHttp && (inProcess.status !== overHttp.status || problemType(inProcess) !== problemType(overHttp))) {
     violations.push({ server: "simulator", invariant: "in-process and HTTP agree", detail: `in-process ${describe(inProcess)}, HTTP ${describe(overHttp)}` });
   }
   const mock = servers.mock && answers[servers.mock.name];
