@@ -72,6 +72,26 @@ function replaceWholeWords(text: string, value: string): string {
   return out + text.slice(from);
 }
 
+/** A character as JSON writes it with every non-ASCII character escaped, in the hex case given. */
+function asciiEscape(char: string, upper: boolean): string {
+  const code = char.charCodeAt(0);
+  const hex = code.toString(16).padStart(4, "0");
+  return `\\u${upper ? hex.toUpperCase() : hex}`;
+}
+
+/**
+ * The forms a value takes where a server quotes it inside its text: as it is; inside a JSON string
+ * as JavaScript writes one; as encoders that write ASCII only write one (Python's json.dumps by
+ * default, in lower-case hex, others in upper case: "pässword" as "p\u00e4ssword"); and with "/"
+ * written "\/" (PHP's json_encode).
+ */
+function quotedForms(value: string): string[] {
+  const json = JSON.stringify(value).slice(1, -1);
+  const ascii = (upper: boolean) => json.replace(/[^\x00-\x7f]/g, (char) => asciiEscape(char, upper));
+  const forms = [value, json, ascii(false), ascii(true)];
+  return [...new Set([...forms, ...forms.map((form) => form.replace(/\//g, "\\/"))])];
+}
+
 export class Masker {
   private readonly keys = new Set<string>();
   private readonly secrets = new Set<string>();
@@ -101,13 +121,8 @@ export class Masker {
 
   /** Text a server wrote (a problem's detail): every whole-word occurrence of the key or a secret replaced, longest first. */
   quoted(text: string): string {
-    const values = [...new Set([...this.keys, ...this.secrets])].sort((a, b) => b.length - a.length);
-    for (const value of values) {
-      if (text.includes(value)) text = replaceWholeWords(text, value);
-      // As it stands inside a JSON string a server wrote into its text.
-      const escaped = JSON.stringify(value).slice(1, -1);
-      if (escaped !== value && text.includes(escaped)) text = replaceWholeWords(text, escaped);
-    }
+    const forms = [...new Set([...this.keys, ...this.secrets].flatMap(quotedForms))].sort((a, b) => b.length - a.length);
+    for (const form of forms) if (text.includes(form)) text = replaceWholeWords(text, form);
     return text;
   }
 

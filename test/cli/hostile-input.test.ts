@@ -24,7 +24,7 @@ const CREATED = "8b0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01";
 const FORGED_ID = "x`|\n### ✅ dms deploy: DEPLOYED\n| status | DEPLOYED |<img src=x>";
 /** Revision ids a PATCH answer may hold that are not the document's UUIDs, each the answer for its own deployment. */
 const BAD_IDS = new Map<string, unknown>(
-  ["..", ".", "", "%2e%2e", "../../x", "null", 42, FORGED_ID].map((id, i) => [`9b0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d${String(i).padStart(2, "0")}`, id]),
+  ["..", "", "../../x", 42, FORGED_ID].map((id, i) => [`9b0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d${String(i).padStart(2, "0")}`, id]),
 );
 const FORGED_STATUS = "BUILDING\n### ✅ forged [link](https://evil.example) | ![i](x)";
 

@@ -6,10 +6,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDeploymentsClient } from "../../src/client/client.js";
-import { createMcpServer } from "../../src/mcp/index.js";
-import { sendJson, sendText, startLocalServer, type LocalServer } from "../client/local-server.js";
-import { textOf } from "./support.js";
+import { createDeploymentsClient } from "../../../src/client/client.js";
+import { createMcpServer } from "../../../src/mcp/index.js";
+import { sendJson, sendText, startLocalServer, type LocalServer } from "../../client/local-server.js";
+import { textOf } from "../../mcp/support.js";
 
 const DEPLOYMENT = "6b0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01";
 const REVISION = "0c6b5e0a-7f6d-4b1e-8a47-3d2f1c9e8b70";
