@@ -2,7 +2,7 @@
 // the document promises) as an exception, and unwrap(), which turns an openapi-fetch result into
 // its data or throws an ApiError.
 import type { ProblemKind } from "../../generated/constants.js";
-import { readProblem } from "./problem-details.js";
+import { readProblem, shorten } from "./problem-details.js";
 import { isWorkspaceRequired, workspaceAdvice } from "../shared/problems.js";
 import type { Problem, ProblemFieldError } from "../shared/types.js";
 
@@ -41,8 +41,17 @@ function where(error: ProblemFieldError): string {
   return error.pointer === undefined || error.pointer === "" ? "(body)" : error.pointer;
 }
 
+/** The field errors a message lists; the rest are counted (all of them stay in `errors`). */
+const MESSAGE_FIELD_ERRORS = 20;
+
 function describe(error: ApiError): string {
-  const fields = error.errors.map((e) => `${where(e)} ${e.detail}${e.code ? ` [${e.code}]` : ""}`).join("; ");
+  // Each shortened, and at most MESSAGE_FIELD_ERRORS: a server's 422 must not make a message of megabytes.
+  const listed = error.errors
+    .slice(0, MESSAGE_FIELD_ERRORS)
+    .map((e) => shorten(`${where(e)} ${e.detail}${e.code ? ` [${e.code}]` : ""}`))
+    .join("; ");
+  const more = error.errors.length - MESSAGE_FIELD_ERRORS;
+  const fields = more > 0 ? `${listed}; and ${more} more (see errors)` : listed;
   const hint = error.hint ? ` (${error.hint})` : "";
   return `${error.method} ${error.path} failed with ${error.status} (${error.title}): ${error.detail}${fields ? ` - ${fields}` : ""}${hint}`;
 }

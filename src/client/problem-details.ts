@@ -71,7 +71,13 @@ function text(value: unknown): string | undefined {
   return typeof value === "string" && value.trim() !== "" ? value : undefined;
 }
 
-function shorten(value: string): string {
+/** A string field of the body as text for a message (see shorten), or undefined when it is not text. */
+function shortOrUndefined(value: unknown): string | undefined {
+  const said = text(value);
+  return said === undefined ? undefined : shorten(said);
+}
+
+export function shorten(value: string): string {
   const collapsed = value.replace(/\s+/g, " ").trim();
   return collapsed.length <= MAX_DETAIL_LENGTH ? collapsed : `${collapsed.slice(0, MAX_DETAIL_LENGTH - 1)}…`;
 }
@@ -139,7 +145,7 @@ export function readProblem(status: number, body: unknown, response?: { statusTe
       // FastAPI's validation error: the list of fields is the whole message.
       const errors = body.detail.map(fastApiFieldError);
       const detail = invalidFieldsDetail(errors.length);
-      return { problem: undefined, type, kind, title: text(body.title) ?? reason, detail, instance, errors };
+      return { problem: undefined, type, kind, title: shortOrUndefined(body.title) ?? reason, detail, instance, errors };
     }
     // `detail` is RFC 9457 and FastAPI; `message` and `error` are what gateways tend to send.
     const said = text(body.detail) ?? text(body.message) ?? text(body.error);
@@ -147,7 +153,7 @@ export function readProblem(status: number, body: unknown, response?: { statusTe
       problem: body as Problem,
       type,
       kind,
-      title: text(body.title) ?? reason,
+      title: shortOrUndefined(body.title) ?? reason,
       detail: said !== undefined ? shorten(said) : `The response body gave no details (${reason}).`,
       instance,
       errors: problemFieldErrors(body.errors),
