@@ -167,8 +167,11 @@ function getOptions(get: UntypedCall, operationId: string, path: string, init: {
   if (interval !== undefined) {
     options.refetchInterval = (query) => {
       if (query.state.status === "error") return false;
-      const status = (query.state.data as { status?: string } | undefined)?.status;
-      return isTerminalRevisionStatus(status) ? false : interval;
+      if (query.state.data === undefined) return interval;
+      // A revision whose status is not text would never become terminal: polling stops, as
+      // waitForRevision refuses it.
+      const status: unknown = (query.state.data as { status?: unknown } | null)?.status;
+      return typeof status !== "string" || isTerminalRevisionStatus(status) ? false : interval;
     };
   }
   return options;

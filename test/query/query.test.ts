@@ -170,6 +170,9 @@ describe("createQueries", () => {
     expect(at("success", { status: "BUILDING" })).toBe(25);
     for (const status of TERMINAL_REVISION_STATUSES) expect(at("success", { status })).toBe(false);
     expect(at("error", undefined)).toBe(false);
+    // A status that is not text would never become terminal: polling stops (waitForRevision rejects).
+    for (const status of [undefined, null, 7, { x: 1 }]) expect(at("success", { status })).toBe(false);
+    expect(at("success", null)).toBe(false);
     expect(q.getRevision(init, { pollUntilTerminal: true }).refetchInterval!({ state: { status: "pending", data: undefined } })).toBe(2000);
     // Without the option there is no interval.
     expect(q.getRevision(init).refetchInterval).toBeUndefined();

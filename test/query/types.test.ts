@@ -7,7 +7,8 @@ import { describe, expectTypeOf, it } from "vitest";
 import { type ApiError, createDeploymentsClient, type ProblemKind, type ResultFor } from "../../src/index.js";
 import { createQueries, toOpenapiFetchClient } from "../../src/query/index.js";
 
-const client = createDeploymentsClient({ baseUrl: "http://127.0.0.1:1", apiKey: "k" });
+// Nothing is sent: the options are only built and their types checked.
+const client = createDeploymentsClient({ baseUrl: "http://127.0.0.1:4010", apiKey: "k" });
 const q = createQueries(client);
 const queryClient = new QueryClient();
 const path = { deployment_id: "d" };
