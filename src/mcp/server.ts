@@ -4,7 +4,7 @@
 // server goes on answering.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ElicitResultSchema, ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { DeploymentsClient } from "../client/client.js";
 import { checkDelay } from "../client/option-checks.js";
 import { planLines } from "../client/plan.js";
@@ -89,19 +89,29 @@ function maskedResult(result: ToolResult, masker: Masker): ToolResult {
 }
 
 /**
+ * The SDK's own validator (the one its client checks results with), loaded by a specifier held in a
+ * variable: its declaration file does not pass this project's type-check (skipLibCheck is off), and
+ * what is used of it is typed by the SDK's validation/types.js.
+ */
+const AJV_PROVIDER = "@modelcontextprotocol/sdk/validation/ajv";
+
+/**
  * Checks a result's structured content against its tool's output schema, with the validator the
  * SDK's client checks it with: a client refuses a whole answer whose structured content does not
  * match (-32602), so a service answer off the document (a revision without its created_at) would
  * reach the agent as a protocol error instead of as the data. Each tool's schema is compiled once.
  */
-function outputChecker(): (tool: ToolDefinition, result: ToolResult) => ToolResult {
-  const validator = new AjvJsonSchemaValidator();
-  const compiled = new Map<string, ReturnType<AjvJsonSchemaValidator["getValidator"]>>();
-  return (tool, result) => {
+function outputChecker(): (tool: ToolDefinition, result: ToolResult) => Promise<ToolResult> {
+  let validator: Promise<jsonSchemaValidator> | undefined;
+  const compiled = new Map<string, JsonSchemaValidator<unknown>>();
+  return async (tool, result) => {
     if (result.structuredContent === undefined) return result;
+    validator ??= (import(AJV_PROVIDER) as Promise<{ AjvJsonSchemaValidator: new () => jsonSchemaValidator }>).then(
+      ({ AjvJsonSchemaValidator }) => new AjvJsonSchemaValidator(),
+    );
     let check = compiled.get(tool.name);
     if (!check) {
-      check = validator.getValidator(tool.outputSchema as Parameters<AjvJsonSchemaValidator["getValidator"]>[0]);
+      check = (await validator).getValidator<unknown>(tool.outputSchema as JsonSchemaType);
       compiled.set(tool.name, check);
     }
     const checked = check(result.structuredContent);
@@ -197,7 +207,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     }
     await sent;
     try {
-      return checkOutput(tool, boundedResult(name, maskedResult(result, masker)));
+      return await checkOutput(tool, boundedResult(name, maskedResult(result, masker)));
     } catch (error) {
       // An answer nested too deep to walk: the call still gets an answer.
       return failureResult(name, masker.error(error));

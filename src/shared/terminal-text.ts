@@ -4,9 +4,11 @@
 // screen, ring the bell, forge a line or a table row, or reorder what is shown (bidi controls,
 // "Trojan Source").
 
-// C0 controls and DEL, C1 controls, the line and paragraph separators, and the bidi controls
-// (ALM, LRM, RLM, LRE..RLO, LRI..PDI).
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+// C0 controls and DEL, C1 controls, the line and paragraph separators, the bidi controls (ALM, LRM,
+// RLM, LRE..RLO, LRI..PDI), and a lone surrogate (no character: written out, it would become U+FFFD,
+// where --json shows the same text as \ud800).
+const UNSAFE =
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
 function escapeChar(char: string): string {

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { jsonSafe, terminalSafe } from "../../src/cli/terminal-text.js";
 import { MASKED, Masker } from "../../src/shared/mask.js";
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const CONTROL =
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const anyText = fc.string({ unit: "binary", maxLength: 60 });
 
 describe("terminalSafe and jsonSafe", () => {
@@ -19,9 +20,23 @@ describe("terminalSafe and jsonSafe", () => {
         const json = jsonSafe(JSON.stringify({ text }));
         expect(json).not.toMatch(CONTROL);
         expect(JSON.parse(json)).toEqual({ text });
+        // Text and --json show a lone surrogate alike, as an escape (not as U+FFFD).
+        if (/^[\uD800-\uDFFF]$/.test(text)) expect(safe.toLowerCase()).toBe(json.slice(9, -2).toLowerCase());
       }),
       { numRuns: 500, seed: 19 },
     );
+  });
+});
+
+describe("a lone surrogate", () => {
+  it.each([
+    ["a\ud800b", "a\\uD800b"],
+    ["\udfff", "\\uDFFF"],
+    ["\udc00\ud800", "\\uDC00\\uD800"],
+    ["pair 😀 kept", "pair 😀 kept"],
+  ])("%j shows as %s, as --json writes it", (text, shown) => {
+    expect(terminalSafe(text)).toBe(shown);
+    expect(terminalSafe(text).toLowerCase()).toBe(JSON.stringify(text).slice(1, -1).toLowerCase());
   });
 });
 
