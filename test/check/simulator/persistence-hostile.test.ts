@@ -5,13 +5,15 @@
 // StateFileError naming the file and what is wrong, before anything in the file changes.
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SimulatorOptions, StateFileError, startSimulator } from "../../../src/simulator/node/index.js";
 import { loadSqlite, SCHEMA } from "../../../src/simulator/node/sqlite/index.js";
 import { SCHEMA_TABLES } from "../../../src/simulator/node/sqlite/schema.js";
+import { SEED_IDS } from "../../../src/simulator/core/seed.js";
+import { startTestSimulator } from "../../simulator/support.js";
 
 const { DatabaseSync } = await loadSqlite();
 const work = mkdtempSync(join(tmpdir(), "dms-state-hostile-"));
@@ -183,5 +185,36 @@ describe("an empty state file path", () => {
     );
     expect(error).toBeInstanceOf(SimulatorUsageError);
     expect((error as Error).message).toBe(message);
+  });
+});
+
+describe("a state file moved, replaced or deleted under a running simulator", () => {
+  // Writes into the file the connection still holds would be acknowledged and then found by no
+  // restart: each is refused with a 500 instead, and memory keeps what the disk has.
+  const cases: [string, (file: string) => void][] = [
+    ["deleted", (file) => rmSync(file)],
+    ["moved away", (file) => renameSync(file, `${file}.moved`)],
+    [
+      "replaced by another file",
+      (file) => {
+        copyFileSync(made, `${file}.other`);
+        renameSync(`${file}.other`, file);
+      },
+    ],
+  ];
+  it.each(cases)("%s: a write answers 500 problem+json and changes nothing", async (name, change) => {
+    const file = join(work, `under-${name.replace(/\W+/g, "-")}.sqlite`);
+    const { simulator, client } = await startTestSimulator({ stateFile: file, seedDeployments: 2 });
+    try {
+      const path = `/v2/deployments/${SEED_IDS.deployment_id}`;
+      expect((await client.patch(path, { source_config: { custom_url: "https://before.example.com" } })).status).toBe(200);
+      change(file);
+      const refused = await client.patch(path, { source_config: { custom_url: "https://after.example.com" } });
+      expect(refused.status).toBe(500);
+      expect(refused.body).toMatchObject({ detail: "The simulator could not save the change. Nothing was changed." });
+      expect((await client.ok(path)).source_config.custom_url).toBe("https://before.example.com");
+    } finally {
+      await simulator.close();
+    }
   });
 });

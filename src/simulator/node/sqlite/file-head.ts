@@ -1,7 +1,7 @@
 // The state file before SQLite opens it: its first bytes (what kind of file it is), and a new file
 // created readable by its owner only, since it holds secret values in clear (SQLite gives its -wal
 // file the same mode). Anything but a regular file is refused before it is opened.
-import { accessSync, closeSync, constants, readSync } from "node:fs";
+import { accessSync, closeSync, constants, readSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { checkUserFile, openUserFile, UnusableFileError } from "../../../local-server/user-file.js";
 import { errnoCode, messageOf, StateFileError } from "./errors.js";
@@ -70,5 +70,15 @@ export function checkWritable(file: string, exists: boolean): void {
       `its folder ${folder} cannot be written (${folderCode}${folderCode === "EROFS" ? ": its file system is read-only" : ""}), and SQLite keeps its write-ahead log there`,
       advice,
     );
+  }
+}
+
+/** Which file the path names now (device and inode, through symlinks), or undefined when it names none. */
+export function fileIdentity(file: string): string | undefined {
+  try {
+    const stat = statSync(file);
+    return `${stat.dev}:${stat.ino}`;
+  } catch {
+    return undefined;
   }
 }

@@ -17,8 +17,15 @@ export interface GroupCommit {
 
 type Item = { changes: StateChange[]; resolve: () => void; reject: (error: unknown) => void };
 
-/** Commits to the worker that `connection` returns; none (before load, after close) rejects every append. */
-export function createGroupCommit(file: string, connection: () => SqliteWorker | undefined): GroupCommit {
+/**
+ * Commits to the worker that `connection` returns; none (before load, after close) rejects every
+ * append, and so does a `refusal` returned by `check` before a commit (the file is gone, say).
+ */
+export function createGroupCommit(
+  file: string,
+  connection: () => SqliteWorker | undefined,
+  check: () => StorageError | undefined = () => undefined,
+): GroupCommit {
   let queue: Item[] = [];
   let scheduled = false;
   let inFlight = false;
@@ -42,8 +49,9 @@ export function createGroupCommit(file: string, connection: () => SqliteWorker |
     const batch = queue;
     queue = [];
     const worker = connection();
-    if (!worker) {
-      for (const item of batch) item.reject(new StorageError(`The state file ${file} is not open.`, undefined, 500));
+    const refusal = worker ? check() : new StorageError(`The state file ${file} is not open.`, undefined, 500);
+    if (!worker || refusal) {
+      for (const item of batch) item.reject(refusal);
       whenIdle();
       return;
     }

@@ -6,9 +6,10 @@
 // (lock.ts). SQLite writes the file in place: its mode, its owner and a symlink to it stay as they
 // are; a file this module creates is 0600 (file-head.ts). The connection lives in a worker thread,
 // so a commit's fsync never holds the event loop (worker.ts).
-import type { Persistence } from "../../core/changes.js";
+import { type Persistence, StorageError } from "../../core/changes.js";
 import type { State } from "../../core/model.js";
 import { SqliteWorker } from "./connection.js";
+import { fileIdentity } from "./file-head.js";
 import { createGroupCommit } from "./group-commit.js";
 import { loadSqlite } from "./load-sqlite.js";
 import { openState } from "./open.js";
@@ -23,7 +24,20 @@ export function createSqlitePersistence(file: string, options: SqlitePersistence
   let worker: SqliteWorker | undefined;
   let closed = false;
   let currentState: (() => State) | undefined;
-  const commits = createGroupCommit(file, () => (closed ? undefined : worker));
+  // The file the connection opened: a path that names another file now, or none (moved, replaced
+  // or deleted while the simulator runs), would take writes no restart finds, so none is made.
+  let opened: string | undefined;
+  const stillThere = () => {
+    const now = fileIdentity(file);
+    if (now === opened) return undefined;
+    const what = now === undefined ? "it was moved or deleted" : "another file took its name";
+    return new StorageError(
+      `The state file ${file} is not the file the simulator opened (${what}); nothing more is written, so that no write is acknowledged that a restart would not find. Restart the simulator.`,
+      undefined,
+      500,
+    );
+  };
+  const commits = createGroupCommit(file, () => (closed ? undefined : worker), stillThere);
 
   return {
     async load() {
@@ -31,9 +45,10 @@ export function createSqlitePersistence(file: string, options: SqlitePersistence
       const opening = await SqliteWorker.start();
       try {
         // The core attaches its state (the seed) before load(); a caller of load() alone gets the schema alone.
-        const opened = openState(() => opening.database(file), file, options.importFrom, currentState);
+        const { state } = openState(() => opening.database(file), file, options.importFrom, currentState);
+        opened = fileIdentity(file);
         worker = opening;
-        return opened.state;
+        return state;
       } catch (error) {
         await opening.terminate();
         throw error;
