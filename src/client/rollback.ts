@@ -3,7 +3,7 @@
 // source (the commit it was built from, not the branch, which may have moved on), then a wait.
 import type { DeploymentsClient } from "./client.js";
 import { type DeployedRevision, patchForRevision } from "./deploy-revision.js";
-import { unwrap } from "./errors.js";
+import { ApiError, unwrap } from "./errors.js";
 import { paginate } from "./paginate.js";
 import type { Deployment, DeploymentPatch, Revision, RevisionSource, SourceRevisionConfig } from "../shared/types.js";
 import { checkWaitOptions, type WaitForRevisionOptions, waitForRevision } from "./wait-for-revision.js";
@@ -50,10 +50,22 @@ const PATCHABLE_SOURCES: ReadonlySet<string> = new Set<NonNullable<RevisionSourc
  * null ones are left out, so a field the source does not use is not sent as null); for a repository
  * the ref becomes the commit the revision was built from, when the service reported it, because a
  * branch may have moved since. The service's revision_source is set only when the revision was
- * built from a source other than the deployment's own.
+ * built from a source other than the deployment's own. A target without a source_revision_config
+ * object (which the document requires) is an ApiError titled "Invalid response body".
  */
 export function rollbackPatch(deployment: Deployment, target: Revision): DeploymentPatch {
-  const { repo_commit_sha: sha, ...reported } = target.source_revision_config;
+  const said: unknown = (target as { source_revision_config?: unknown } | null)?.source_revision_config;
+  if (typeof said !== "object" || said === null || Array.isArray(said)) {
+    // The service's answer breaks the document (the field is a required object): an ApiError like any
+    // other body that is not what the document promises, before anything is sent.
+    const revision = `/v2/deployments/${deployment.id}/revisions/${target?.id}`;
+    throw new ApiError(new Response(null, { status: 200 }), target, {
+      request: { method: "GET", url: revision },
+      title: "Invalid response body",
+      detail: `revision ${target?.id} has no source_revision_config object (${(JSON.stringify(said) ?? "none").slice(0, 60)}), so there is nothing to deploy again; nothing was sent`,
+    });
+  }
+  const { repo_commit_sha: sha, ...reported } = said as SourceRevisionConfig;
   const config: Omit<SourceRevisionConfig, "repo_commit_sha"> = {};
   // Only the fields a patch takes: the service rejects unknown ones, and a newer service may report more.
   for (const key of PATCHABLE_CONFIG_FIELDS) {

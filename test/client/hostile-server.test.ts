@@ -4,7 +4,16 @@
 // in one clear error, at once, never in a hang, an endless walk, a filled memory or "[object Object]".
 import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
-import { ApiError, createDeploymentsClient, paginate, ResponseTooLargeError, unwrap, waitForRevision } from "../../src/index.js";
+import {
+  ApiError,
+  createDeploymentsClient,
+  paginate,
+  planRollback,
+  ResponseTooLargeError,
+  rollbackDeployment,
+  unwrap,
+  waitForRevision,
+} from "../../src/index.js";
 import { localServers, sendJson } from "./local-server.js";
 
 const serve = localServers();
@@ -141,4 +150,32 @@ describe("a revision whose status is not text", () => {
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(server.requests).toHaveLength(1);
   });
+});
+
+describe("a rollback target without a source_revision_config object", () => {
+  const ACTIVE = "7f1c2d4e-0000-4000-8000-0000000000a1";
+  const OLDER = "7f1c2d4e-0000-4000-8000-0000000000b2";
+  // rollbackDeployment, planRollback (and dms rollback, through rollbackPatch): an ApiError naming the revision, no PATCH.
+  const calls: [string, (client: ReturnType<typeof createDeploymentsClient>) => Promise<unknown>][] = [
+    ["rollbackDeployment", (client) => rollbackDeployment(client, D, { intervalMs: 1, timeoutMs: 1_000 })],
+    ["planRollback", (client) => planRollback(client, D)],
+  ];
+  const configs: unknown[] = [null, undefined, "main", []];
+  it.each(calls.flatMap(([name, call]) => configs.map((config) => [name, config, call] as const)))(
+    "%s, source_revision_config %j: an ApiError before anything is sent",
+    async (_name, config, call) => {
+      const server = await serve((req, res) => {
+        if (req.url.pathname.endsWith("/revisions")) {
+          const older = { id: OLDER, status: "DEPLOYED", source: "scm_host", source_revision_config: config };
+          return sendJson(res, 200, { resources: [{ id: ACTIVE, status: "DEPLOYED", source: "scm_host", source_revision_config: {} }, older], offset: 2 });
+        }
+        sendJson(res, 200, { id: D, source: "scm_host", latest_revision_id: ACTIVE, active_revision_id: ACTIVE, source_revision_config: {} });
+      });
+      const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k" });
+      const error = await rejection(call(client));
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).detail).toMatch(new RegExp(`^revision ${OLDER} has no source_revision_config object .*nothing was sent$`));
+      expect(server.requests.filter((r) => r.method === "PATCH")).toEqual([]);
+    },
+  );
 });
