@@ -100,13 +100,13 @@ describe("problem details whose field errors have the wrong types", () => {
 });
 
 describe("problem details of megabytes", () => {
-  it("a 422 with 1,000 field errors of 10,000 characters and a title of 100,000: the message stays short, errors keep every entry", async () => {
-    const errors = Array.from({ length: 1000 }, (_, i) => ({ pointer: `/secrets/${i}/value`, detail: "x ".repeat(5000), code: "max_length" }));
-    const server = await serve((_req, res) => sendJson(res, 422, { title: "T".repeat(100_000), detail: "d".repeat(100_000), errors }));
+  it("a 422 with 1,000 field errors of 1,000 characters and a title and detail of 10,000: the message stays short, errors keep every entry", async () => {
+    const errors = Array.from({ length: 1000 }, (_, i) => ({ pointer: `/secrets/${i}/value`, detail: "x ".repeat(500), code: "max_length" }));
+    const server = await serve((_req, res) => sendJson(res, 422, { title: "T".repeat(10_000), detail: "d".repeat(10_000), errors }));
     const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k" });
     const error = (await rejection(client.GET("/v2/deployments").then(unwrap))) as ApiError;
     expect(error.errors).toHaveLength(1000);
-    expect(error.errors[999]!.detail).toHaveLength(10_000);
+    expect(error.errors[999]!.detail).toHaveLength(1_000);
     expect(error.message.length).toBeLessThan(10_000);
     expect(error.message).toMatch(/; and 980 more \(see errors\)$/);
     expect(error.message.split("\n")).toHaveLength(1);
