@@ -82,6 +82,10 @@ const WHERE = "createDeploymentsClient";
 function checkOptions(options: DeploymentsClientOptions) {
   if (typeof options !== "object" || options === null) throw new TypeError(`${WHERE}: expected an options object`);
   const { retry = {} } = options;
+  // null, a number or a string would read as "no retry options" (or fail as a property of null).
+  if (typeof retry !== "object" || retry === null || Array.isArray(retry)) {
+    throw new TypeError(`${WHERE}: retry must be an object such as { retries: 3 }, got ${JSON.stringify(retry) ?? String(retry)}`);
+  }
   if (options.tenantId !== undefined) checkHeaderValue(WHERE, "tenantId", options.tenantId);
   checkHeaders(WHERE, "headers", options.headers);
   if (options.fetch !== undefined) checkFunction(WHERE, "fetch", options.fetch);
