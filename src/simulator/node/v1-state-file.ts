@@ -111,6 +111,26 @@ function replay(state: State | undefined, change: V1Change, offset: number, fail
   }
 }
 
+type FieldRule = [name: string, what: string, ok: (value: unknown) => boolean];
+const isNullableText = (v: unknown) => v === null || v === undefined || typeof v === "string";
+// Only what a row cannot be written without (remote_reconciled is written as true or false, and a
+// missing failure as null, whatever the file holds).
+const DEPLOYMENT_FIELDS: FieldRule[] = [
+  ["deployment_type", "a string", (v) => typeof v === "string"],
+  ["tag_value_ids", "a list", Array.isArray],
+  ["fail_next", "a string or null", isNullableText],
+];
+const REVISION_FIELDS: FieldRule[] = [
+  ["step_at_ms", "a number", (v) => typeof v === "number" && Number.isFinite(v)],
+  ["fail_with", "a string or null", isNullableText],
+];
+
+/** What is wrong with a record's fields, or undefined. */
+function recordProblem(record: Record<string, unknown>, rules: FieldRule[]): string | undefined {
+  const broken = rules.find(([name, , ok]) => !ok(record[name]));
+  return broken && `has ${JSON.stringify(broken[0])} that is not ${broken[1]}`;
+}
+
 /** The shape of a 1.0 state; the rows are checked again once written to SQLite, as at every start. */
 function checkState(value: unknown, fail: (reason: string) => Error): State {
   const s = value as Partial<State> | null;
@@ -120,9 +140,20 @@ function checkState(value: unknown, fail: (reason: string) => Error): State {
   for (const key of ["deployments", "listeners", "providers"] as const) if (!Array.isArray(s[key])) throw fail(`its "${key}" is not an array`);
   for (const d of s.deployments!) {
     if (!d || typeof d !== "object" || typeof d.deployment?.id !== "string" || !Array.isArray(d.revisions)) throw fail("it holds a malformed deployment");
+    const id = JSON.stringify(d.deployment.id);
     if (d.revisions.some((r) => !r || typeof r !== "object" || !r.revision || typeof r.revision !== "object")) {
-      throw fail(`deployment ${JSON.stringify(d.deployment.id)} holds a malformed revision`);
+      throw fail(`deployment ${id} holds a malformed revision`);
     }
+    // The fields every row of the state file is written with: without one, SQLite's own words
+    // ("Provided value cannot be bound to SQLite parameter 3") would be all a person got.
+    const own = recordProblem(d as unknown as Record<string, unknown>, DEPLOYMENT_FIELDS);
+    if (own) throw fail(`deployment ${id} ${own}`);
+    for (const r of d.revisions) {
+      const problem = recordProblem(r as unknown as Record<string, unknown>, REVISION_FIELDS);
+      if (problem) throw fail(`revision ${JSON.stringify(r.revision.id) ?? "(no id)"} of deployment ${id} ${problem}`);
+    }
+    d.fail_next ??= null;
+    for (const r of d.revisions) r.fail_with ??= null;
   }
   if (s.listeners!.some((l) => !l || typeof l !== "object")) throw fail("it holds a malformed listener");
   if (!s.connections || typeof s.connections !== "object") throw fail('its "connections" is missing');

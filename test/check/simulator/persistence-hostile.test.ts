@@ -5,14 +5,14 @@
 // StateFileError naming the file and what is wrong, before anything in the file changes.
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SimulatorOptions, StateFileError, startSimulator } from "../../../src/simulator/node/index.js";
 import { loadSqlite, SCHEMA } from "../../../src/simulator/node/sqlite/index.js";
 import { SCHEMA_TABLES } from "../../../src/simulator/node/sqlite/schema.js";
-import { SEED_IDS } from "../../../src/simulator/core/seed.js";
+import { SEED_IDS, seedState } from "../../../src/simulator/core/seed.js";
 import { startTestSimulator } from "../../simulator/support.js";
 
 const { DatabaseSync } = await loadSqlite();
@@ -216,5 +216,42 @@ describe("a state file moved, replaced or deleted under a running simulator", ()
     } finally {
       await simulator.close();
     }
+  });
+});
+
+describe("a 1.0 state file whose records lack a field every row is written with", () => {
+  // [what is changed in the 1.0 snapshot, the message]: SQLite's "cannot be bound to parameter 3" before.
+  const cases: [string, (state: any) => void, RegExp][] = [
+    [
+      "a deployment without deployment_type",
+      (state) => delete state.deployments[0].deployment_type,
+      /deployment ".*" has "deployment_type" that is not a string/,
+    ],
+    ["a deployment whose tag_value_ids is not a list", (state) => (state.deployments[0].tag_value_ids = "a,b"), /has "tag_value_ids" that is not a list/],
+    [
+      "a revision without step_at_ms",
+      (state) => delete state.deployments[0].revisions[0].step_at_ms,
+      /revision ".*" of deployment ".*" has "step_at_ms" that is not a number/,
+    ],
+  ];
+  it.each(cases)("%s: refused by name, nothing imported", async (name, change, reason) => {
+    const state: any = seedState(2, Date.now());
+    change(state);
+    const from = join(work, `v1-${name.replace(/\W+/g, "-")}.json`);
+    writeFileSync(from, JSON.stringify(state));
+    const error = await refusal({ stateFile: join(work, `into-${name.replace(/\W+/g, "-")}.sqlite`), importStateFrom: from });
+    expect(error.message).toContain(from);
+    expect(error.message).toMatch(reason);
+    expect(error.message).toMatch(/Nothing was imported/);
+  });
+
+  it("records written before fail_next and fail_with existed are imported, with no failure pending", async () => {
+    const state: any = seedState(2, Date.now());
+    delete state.deployments[0].fail_next;
+    delete state.deployments[0].revisions[0].fail_with;
+    const from = join(work, "v1-no-failures.json");
+    writeFileSync(from, JSON.stringify(state));
+    const running = await startSimulator({ port: 0, quiet: true, stateFile: join(work, "into-no-failures.sqlite"), importStateFrom: from });
+    await running.close();
   });
 });
