@@ -8,7 +8,8 @@
 // - the request target: a path, with % escapes that decode (400 otherwise);
 // - a declared body over the bound refused with 413 before a byte is read, and before a
 //   `100 Continue` go-ahead, so a refused upload is never sent; a body read in full only up to it.
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import { declaresTooLarge, readBodyWithin, tooLargeDetail } from "../gate/body.js";
 import { REQUEST_BOUNDS, type RequestBounds } from "../gate/bounds.js";
 import { crossSiteWriteProblem, foreignHostProblem, type GateProblem, requestTargetProblem, withoutDotSegments } from "../gate/gate.js";
@@ -63,6 +64,13 @@ export interface NodeGate {
   readBody(req: IncomingMessage, res: ServerResponse, admitted: Admitted, limit?: number): Promise<BodyBytes>;
   /** Whether the request announces a body (Content-Length or Transfer-Encoding). */
   hasBody(req: IncomingMessage): boolean;
+  /**
+   * Answers, on `server`, a request Node's HTTP parser cannot read (a control character in a header,
+   * headers past 16 KiB, an unknown method, Content-Length beside Transfer-Encoding) with a 400
+   * problem in the gate's shape naming what is wrong, instead of Node's bare 400 or 431 (a status
+   * the document does not list). A request too slow to arrive still gets Node's 408.
+   */
+  answerUnreadable(server: Server): void;
 }
 
 /** A request header as one value (a repeated one joined with commas), or null when it is absent. */
@@ -140,7 +148,59 @@ export function createNodeGate(options: GateOptions): NodeGate {
     hasBody(req) {
       return req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
     },
+    answerUnreadable(server) {
+      server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+        const state = socket as Duplex & { bytesWritten?: number; _httpMessage?: ServerResponse | null };
+        const untouched = socket.writable && !state.bytesWritten;
+        // A request too slow to arrive: Node's own 408, then the connection is closed.
+        if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+          if (untouched && !state._httpMessage?.headersSent) socket.write("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n");
+          socket.destroy();
+          return;
+        }
+        // The answer an earlier request on this connection is owed goes out first, then the
+        // connection is closed (Node's own handler cut it short).
+        const owed = state._httpMessage;
+        if (owed && socket.writable && !owed.writableFinished) {
+          owed.once("finish", () => socket.destroy());
+          owed.once("close", () => socket.destroy());
+          return;
+        }
+        // As from Node's own handler, only a connection that has been sent nothing gets an answer.
+        if (!untouched) {
+          socket.destroy();
+          return;
+        }
+        const { contentType, text } = write(problemDetails("bad-request", unreadableDetail(error.code)));
+        socket.end(
+          `HTTP/1.1 400 Bad Request\r\ncontent-type: ${contentType}\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+          () => socket.destroy(),
+        );
+      });
+    },
   };
+}
+
+/** What a parse error of Node's HTTP parser says of the request, in a client's words. */
+function unreadableDetail(code: string | undefined): string {
+  switch (code) {
+    case "HPE_HEADER_OVERFLOW":
+      return "The request line and headers are larger than this server reads (16 KiB); send a shorter URL or fewer headers.";
+    case "HPE_INVALID_HEADER_TOKEN":
+    case "HPE_INVALID_HEADER_VALUE":
+    case "HPE_LF_EXPECTED":
+    case "HPE_CR_EXPECTED":
+      return "A request header has a name or value HTTP does not allow (a control character, say).";
+    case "HPE_INVALID_METHOD":
+      return "The request method is not one this server can read.";
+    case "HPE_UNEXPECTED_CONTENT_LENGTH":
+    case "HPE_INVALID_CONTENT_LENGTH":
+    case "HPE_INVALID_TRANSFER_ENCODING":
+    case "HPE_INVALID_CHUNK_SIZE":
+      return "The request's body is not framed as HTTP/1.1 allows (Content-Length and Transfer-Encoding).";
+    default:
+      return `The request is not HTTP/1.1 this server can read${code?.startsWith("HPE_") ? ` (${code})` : ""}.`;
+  }
 }
 
 /** Sends problem details (application/problem+json); returns the status. */

@@ -106,6 +106,7 @@ export async function serveHttp(
       res.end();
     });
   });
+  gate.answerUnreadable(http);
   const listening = await listen(http, options.port, HOST);
   return { url: `${listening.url}${MCP_PATH}`, close: listening.close };
 }

@@ -112,6 +112,8 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   // `Expect: 100-continue` (curl sends it with large bodies): the go-ahead is given only when the
   // request passes the gate, so a refused upload is never sent.
   server.on("checkContinue", (req, res) => serve(req, res, true));
+  // A request Node cannot parse: a 400 problem, as from the simulator.
+  gate.answerUnreadable(server);
   const listening = await listen(server, port, host);
   return { baseUrl: listening.url, close: listening.close };
 }

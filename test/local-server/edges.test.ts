@@ -30,7 +30,8 @@ interface LocalServerCase {
 }
 
 const DMS = join(ROOT, "dist/cli/main.js");
-const DMS_ENV = { DMS_BASE_URL: "http://127.0.0.1:9", DMS_API_KEY: "edges-key" };
+// A port nothing listens on, and not one of the Fetch standard's bad ports (dms refuses those): these tests never call it.
+const DMS_ENV = { DMS_BASE_URL: "http://127.0.0.1:2", DMS_API_KEY: "edges-key" };
 
 const SERVERS: LocalServerCase[] = [
   {

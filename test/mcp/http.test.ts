@@ -3,6 +3,7 @@
 // local-server gate in front of it (a foreign Host, a cross-site POST, a body that is not JSON).
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSimulator, SEED_IDS, startSimulator } from "../../src/simulator/node/index.js";
 import { dms as runDms, startDms } from "../cli/support.js";
@@ -142,6 +143,23 @@ describe("dms mcp --port", () => {
     await client.connect(new StreamableHTTPClientTransport(url));
     await client.ping();
     await client.close();
+  });
+
+  it("answers a request Node's HTTP parser cannot read (a control character in a header) with a 400 problem, as the local servers do, and goes on", async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () =>
+        socket.end(`POST /mcp HTTP/1.1\r\nHost: ${url.host}\r\nX-Api-Key: a\u0001b\r\nConnection: close\r\n\r\n`),
+      );
+      let text = "";
+      socket.setEncoding("utf8");
+      socket.on("data", (chunk: string) => (text += chunk));
+      socket.on("close", () => resolve(text));
+      socket.on("error", reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(answer).toMatch(/\r\ncontent-type: application\/problem\+json\r\n/);
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)).detail).toMatch(/header/);
+    expect((await raw("GET", { accept: "text/event-stream" })).status).toBeLessThan(500);
   });
 
   it("stops with 0 on SIGTERM, its stdout having been the URL line only", async () => {

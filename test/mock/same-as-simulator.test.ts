@@ -2,6 +2,7 @@
 // `title`, and the same field errors (where, `code` and, where both come from the same JSON Schema
 // rule, the same words). Both servers run for real, the simulator in-process; a table made from the
 // document adds the simulator's core in-process (what MSW and the docs page run) to the comparison.
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMock, type RunningMock } from "../../src/mock/front.js";
 import { SEED_IDS, startSimulator, type RunningSimulator } from "../../src/simulator/node/index.js";
@@ -252,5 +253,51 @@ describe("the mock, the simulator's port and its core in-process answer the docu
       }),
     );
     expect(differences.flat()).toEqual([]);
+  });
+});
+
+/** Bytes written to a socket as they are (node:http would refuse to send them), and all the server answers until it closes. */
+function sendBytes(baseUrl: string, bytes: string): Promise<string> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(bytes));
+    let answer = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => (answer += chunk));
+    socket.on("close", () => resolve(answer));
+    socket.on("error", reject);
+  });
+}
+
+describe("a request Node's HTTP parser cannot read: a 400 problem naming what is wrong, from both servers alike", () => {
+  const head = (lines: string[]) => `${lines.join("\r\n")}\r\nConnection: close\r\n\r\n`;
+  const unreadable: Record<string, string> = {
+    "a control character in X-Api-Key": head(["GET /v2/listeners HTTP/1.1", "Host: localhost", "X-Api-Key: a\u0001b"]),
+    "headers past 16 KiB": head(["GET /v2/listeners HTTP/1.1", "Host: localhost", `X-Api-Key: ${"k".repeat(17 * 1024)}`]),
+    "a method Node does not know": head(["BREW /v2/listeners HTTP/1.1", "Host: localhost", "X-Api-Key: k"]),
+    "Content-Length beside Transfer-Encoding": `PATCH ${deployment()} HTTP/1.1\r\nHost: localhost\r\nX-Api-Key: k\r\nContent-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
+  };
+  it.each(Object.keys(unreadable))("%s", async (name) => {
+    const [fromMock, fromSimulator] = await Promise.all([sendBytes(mock.baseUrl, unreadable[name]!), sendBytes(simulator.url, unreadable[name]!)]);
+    for (const answer of [fromMock, fromSimulator]) {
+      expect(answer, answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      expect(answer).toMatch(/\r\ncontent-type: application\/problem\+json\r\n/);
+      const problem = JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4));
+      expect(problem).toMatchObject({ type: PROBLEM_TYPES["bad-request"].type, status: 400 });
+    }
+    expect(fromMock.slice(fromMock.indexOf("\r\n\r\n"))).toBe(fromSimulator.slice(fromSimulator.indexOf("\r\n\r\n")));
+  });
+
+  it("answers the request before an unreadable one on the same connection, then closes it", async () => {
+    // Content-Length 1 for a body of two bytes: the second is read as the next request, which is not HTTP.
+    const bytes = `PATCH ${deployment()} HTTP/1.1\r\nHost: localhost\r\nX-Api-Key: k\r\nContent-Type: application/json\r\nContent-Length: 1\r\n\r\n{}`;
+    for (const baseUrl of [mock.baseUrl, simulator.url]) {
+      const answer = await sendBytes(baseUrl, bytes);
+      expect(answer, baseUrl).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)).type).toBe(PROBLEM_TYPES["malformed-json"].type);
+    }
+    // And both still serve.
+    const after = await Promise.all([raw(mock.baseUrl, { path: "/v2/listeners", headers: KEY }), raw(simulator.url, { path: "/v2/listeners", headers: KEY })]);
+    expect(after.map((a) => a.status)).toEqual([200, 200]);
   });
 });

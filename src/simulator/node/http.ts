@@ -34,5 +34,6 @@ export function createNodeServer({ handle, policy, log, listenHost, timeBounds, 
   // told to go on only when the gate lets the request through; otherwise its answer (a 413, a 403)
   // comes instead and the body is never sent.
   server.on("checkContinue", (req, res) => serveSimulatorRequest(req, res, { gate, handle, log, logError, expectsContinue: true }));
+  gate.answerUnreadable(server);
   return server;
 }
