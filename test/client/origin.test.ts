@@ -61,7 +61,7 @@ describe("redirects", () => {
 
   it("an opaque redirect (what a browser gives for redirect: manual) is refused", async () => {
     const opaque = Object.defineProperty(new Response(null, { status: 200 }), "type", { value: "opaqueredirect" });
-    const client = createDeploymentsClient({ baseUrl: "http://127.0.0.1:9", apiKey: "k", fetch: async () => opaque, retry: { retries: 0 } });
+    const client = createDeploymentsClient({ baseUrl: "http://127.0.0.1:4010", apiKey: "k", fetch: async () => opaque, retry: { retries: 0 } });
     await expect(client.GET("/v2/listeners")).rejects.toThrow(/a browser does not show where it leads/);
   });
 });
