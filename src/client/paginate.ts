@@ -3,6 +3,7 @@
 // with fewer than `limit` resources is the last one.
 import type { paths } from "../../generated/schema.js";
 import type { DeploymentsClient } from "./client.js";
+import { ApiError } from "./errors.js";
 import { hasNextPage, readPage } from "./page.js";
 import { untypedMethods } from "./untyped-call.js";
 
@@ -49,10 +50,28 @@ export async function* paginate<P extends PagedPath>(client: DeploymentsClient, 
   // This walk is generic over the paged paths, which TypeScript cannot relate to one another: the
   // types are checked at the signature, and the call goes through the untyped view.
   const get = untypedMethods(client).GET;
+  let before: string | undefined;
+  let repeats = 0;
+  let firstOfRepeat = offset;
   for (;;) {
     signal?.throwIfAborted();
     const init = { params: { query: { ...query, limit, offset }, path: pathParams }, signal };
-    const page = readPage<ItemOf<P>>(await get(path, init), limit, offset);
+    const result = await get(path, init);
+    const page = readPage<ItemOf<P>>(result, limit, offset);
+    // A server (or a cache in front of it) that ignores offset sends the same full page at every
+    // offset it is told to go on at: the walk would never end, yielding the same items. One repeat
+    // can happen on a live list (exactly `limit` new items arrived between two pages); three of the
+    // same page in a row is the server.
+    const ids = idsOf(page.resources);
+    repeats = ids !== undefined && ids === before ? repeats + 1 : 0;
+    if (repeats >= 2) {
+      throw new ApiError(result.response, page, {
+        title: "Invalid response body",
+        detail: `the pages at offsets ${firstOfRepeat} to ${offset} hold the same resources (the server ignored offset)`,
+      });
+    }
+    if (repeats === 0) firstOfRepeat = offset;
+    before = ids;
     for (const item of page.resources) {
       signal?.throwIfAborted();
       yield item;
@@ -60,4 +79,10 @@ export async function* paginate<P extends PagedPath>(client: DeploymentsClient, 
     if (!hasNextPage(page, limit)) return;
     offset = page.offset;
   }
+}
+
+/** The ids of a page's items as one string, or undefined when the page is empty or an item has no string id. */
+function idsOf(items: readonly unknown[]): string | undefined {
+  const ids = items.map((item) => (item as { id?: unknown } | null)?.id);
+  return ids.length > 0 && ids.every((id) => typeof id === "string") ? JSON.stringify(ids) : undefined;
 }

@@ -139,6 +139,25 @@ describe("pages that would make a walk endless", () => {
   });
 });
 
+describe("a server that ignores offset", () => {
+  it("the same full page at every offset, the offset moving on: paginate stops at the third identical page with an ApiError", async () => {
+    const server = await serve((req, res) =>
+      sendJson(res, 200, { resources: [{ id: "a" }, { id: "b" }], offset: Number(req.url.searchParams.get("offset")) + 2 }),
+    );
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k" });
+    const seen: string[] = [];
+    const walk = async () => {
+      for await (const item of paginate(client, "/v2/listeners", { query: { limit: 2 } })) seen.push(item.id);
+    };
+    const error = await rejection(walk());
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).detail).toBe("the pages at offsets 0 to 4 hold the same resources (the server ignored offset)");
+    // One repeat may be a live list that moved by exactly one page: walked, not refused.
+    expect(seen).toEqual(["a", "b", "a", "b"]);
+    expect(server.requests).toHaveLength(3);
+  });
+});
+
 describe("a revision whose status is not text", () => {
   it.each([[{ x: 1 }], [null], [7], [undefined]])("status %j: waitForRevision rejects with an ApiError at once, not at its timeout", async (status) => {
     const server = await serve((_req, res) => sendJson(res, 200, { id: R, status }));
