@@ -301,3 +301,22 @@ describe("a request Node's HTTP parser cannot read: a 400 problem naming what is
     expect(after.map((a) => a.status)).toEqual([200, 200]);
   });
 });
+
+describe("the simulator's control API routes by the same table as the API, on its port and in-process", () => {
+  const cases: [string, Probe, { status: number; allow?: string; type?: string }][] = [
+    ["HEAD of the status, as GET", { method: "HEAD", target: "/_simulator", headers: {} }, { status: 200 }],
+    ["the status at /_simulator/", { method: "GET", target: "/_simulator/", headers: {} }, { status: 200 }],
+    [
+      "GET of a POST action: 405 with Allow",
+      { method: "GET", target: "/_simulator/reset", headers: {} },
+      { status: 405, allow: "POST", type: PROBLEM_TYPES["method-not-allowed"].type },
+    ],
+    ["OPTIONS of an action: 204 with Allow", { method: "OPTIONS", target: "/_simulator/advance", headers: {} }, { status: 204, allow: "POST" }],
+    ["a control that does not exist", { method: "POST", target: "/_simulator/nope", headers: {} }, { status: 404, type: PROBLEM_TYPES["not-found"].type }],
+  ];
+  it.each(cases)("%s", async (_name, probe, expected) => {
+    for (const answer of [await overHttp(simulator.url, probe), await inProcess(probe)]) {
+      expect(answer).toMatchObject({ status: expected.status, allow: expected.allow, type: expected.type });
+    }
+  });
+});

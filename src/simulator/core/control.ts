@@ -36,11 +36,6 @@ export type ControlActionName = keyof typeof CONTROL_ROUTES;
 export type ControlAction = (body: unknown, path: string) => Reply | Promise<Reply>;
 export type ControlActions = { [K in ControlActionName]: ControlAction };
 
-/** The action at `method` and `name` (the path after /_simulator/), from CONTROL_ROUTES. */
-export function findControlAction(method: string, name: string): ControlActionName | undefined {
-  return (Object.keys(CONTROL_ROUTES) as ControlActionName[]).find((k) => CONTROL_ROUTES[k].method === method && CONTROL_ROUTES[k].path === name);
-}
-
 /** A field of a JSON object body; undefined when the body is not an object. */
 function field(body: unknown, name: string): unknown {
   return typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined;

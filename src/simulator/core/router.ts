@@ -22,7 +22,7 @@ import { checkTenantHeader } from "../../gate/tenant.js";
 import { type ErrorShape, invalidFieldsDetail, WORKSPACE_REQUIRED_DETAIL } from "../../shared/problems.js";
 import type { KeyScope, SimulatorApiKey } from "./options.js";
 import { checkJsonBounds, REQUEST_BOUNDS } from "../../gate/bounds.js";
-import { type ControlActions, findControlAction } from "./control.js";
+import { CONTROL_ROUTES, type ControlActionName, type ControlActions } from "./control.js";
 import type { Faults } from "./faults.js";
 import { inServiceShape, PROBLEM_JSON, problem, type Reply } from "./reply.js";
 import type { OperationId, RoutedAnswer } from "./operations.js";
@@ -65,6 +65,14 @@ const CONTROL_PREFIX = "/_simulator";
 export function createRouter(config: RouterConfig): Router {
   // Route matching, media types and JSON text are the local-server gate's, shared with the mock.
   const routes = new RouteTable(config.operations.map((op) => ({ method: op.method, path: op.path, value: op })));
+  const controlRoutes = new RouteTable(
+    (Object.keys(CONTROL_ROUTES) as ControlActionName[]).flatMap((name) => {
+      const { method, path } = CONTROL_ROUTES[name];
+      // The status is at /_simulator and /_simulator/ alike.
+      const paths = path === "" ? [CONTROL_PREFIX, `${CONTROL_PREFIX}/`] : [`${CONTROL_PREFIX}/${path}`];
+      return paths.map((p) => ({ method, path: p, value: name }));
+    }),
+  );
 
   /** The scope of the request's key, or the 401 when there is no accepted key. */
   function authenticate(request: SimRequest, path: string): { scope: KeyScope } | Reply {
@@ -106,7 +114,7 @@ export function createRouter(config: RouterConfig): Router {
     // A target that is not a path, or a % escape that does not decode: 400, as over HTTP (the gate's).
     const badTarget = requestTargetProblem(target);
     if (badTarget) return gateReply(badTarget);
-    if (isControlPath(path)) return method === "OPTIONS" ? { status: 204 } : serveControl(request, path, method);
+    if (isControlPath(path)) return serveControl(request, path, method);
     // OPTIONS (not a CORS preflight, which the node gate answers): the route table's 204 with Allow, or 404, as the mock's.
     if (method === "OPTIONS") {
       const match = routes.match(path, method);
@@ -178,8 +186,13 @@ export function createRouter(config: RouterConfig): Router {
   }
 
   async function serveControl(request: SimRequest, path: string, method: string): Promise<Reply> {
-    const name = findControlAction(method, path.slice(CONTROL_PREFIX.length).replace(/^\//, ""));
-    if (!name) return problem("not-found", `There is no simulator control at ${method} ${path}.`, path);
+    // The control API's paths by the same table as the API's: HEAD as GET, 405 with Allow, OPTIONS' 204.
+    const match = controlRoutes.match(path, method);
+    if (!match.found && !("options" in match) && match.problem.status === 404) {
+      return problem("not-found", `There is no simulator control at ${method} ${path}.`, path);
+    }
+    if (!match.found) return routeReply(match);
+    const name = match.value;
     // With keys configured, the control API needs one too: it can reset everything.
     if (config.apiKeys) {
       const key = authenticate(request, path);
