@@ -39,8 +39,13 @@ export function simulatorHandlers(sim: FetchingSimulator, { baseUrl, errors = "p
   const base = checkHttpUrl("simulatorHandlers", "baseUrl", baseUrl).replace(/\/+$/, "");
   if (!ERROR_SHAPES.includes(errors)) throw new TypeError(`simulatorHandlers: errors must be "problem" or "service", not ${JSON.stringify(errors)}`);
   const prefix = new URL(base).pathname.replace(/\/+$/, "");
+  // The base URL itself and every path under it, matched without decoding the path: MSW's `${base}/*`
+  // decodes what the wildcard takes, and a `%` that does not decode (`/v2/deployments/%zz`) threw in
+  // MSW's lookup, a 500 with a stack trace, where every server answers the simulator's 400. No capture
+  // group, so nothing is decoded; case-insensitive, as MSW matches a path given as a string.
+  const underBase = new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?:/.*)?$`, "i");
   return [
-    http.all(`${base}/*`, async ({ request }) => {
+    http.all(underBase, async ({ request }) => {
       const forwarded = prefix ? await withoutPrefix(request, prefix) : request;
       const response = await sim.fetch(forwarded);
       return errors === "service" ? inServiceShapeResponse(response, new URL(forwarded.url).pathname) : response;
@@ -53,9 +58,12 @@ let places: ((name: string) => string | undefined) | undefined;
 async function inServiceShapeResponse(response: Response, path: string): Promise<Response> {
   if (isControlPath(path) || !(response.headers.get("content-type") ?? "").startsWith(PROBLEM_JSON)) return response;
   places ??= parameterPlaces(describeOperations(openApiDocument));
-  const reply = inServiceShape({ status: response.status, contentType: PROBLEM_JSON, body: await response.json() }, places);
   const headers = new Headers(response.headers);
   headers.set("content-type", "application/json");
+  // A HEAD's answer has no body to convert (reading one as JSON threw: a 500 from MSW, with a stack trace).
+  const text = await response.text();
+  if (text === "") return new Response(null, { status: response.status, statusText: response.statusText, headers });
+  const reply = inServiceShape({ status: response.status, contentType: PROBLEM_JSON, body: JSON.parse(text) }, places);
   return new Response(JSON.stringify(reply.body), { status: response.status, statusText: response.statusText, headers });
 }
 

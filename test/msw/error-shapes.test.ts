@@ -33,6 +33,13 @@ describe('simulatorHandlers(sim, { errors: "service" })', () => {
     });
   });
 
+  it("a HEAD that is refused: its status and media type, no body (reading the empty body as JSON made MSW answer 500 with a stack)", async () => {
+    const response = await fetch(`${BASE_URL}/v2/deployments/not-a-uuid`, { method: "HEAD", headers });
+    expect(response.status).toBe(422);
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await response.text()).toBe("");
+  });
+
   it("successes and the control API are left as they are", async () => {
     expect((await fetch(`${BASE_URL}/v2/deployments?limit=1`, { headers })).status).toBe(200);
     const control = await fetch(`${BASE_URL}/_simulator/advance`, { method: "POST", headers, body: '{"seconds":-1}' });

@@ -4,6 +4,7 @@ import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDeploymentsClient, unwrap, type DeploymentsClient } from "../../src/index.js";
 import { simulatorHandlers } from "../../src/msw.js";
+import { PROBLEM_TYPES } from "../../src/shared/problems.js";
 import { createSimulator, SEED_IDS } from "../../src/simulator/node/index.js";
 
 const BASE_URL = "https://api.example.test";
@@ -104,6 +105,21 @@ describe("simulatorHandlers with setupServer (msw/node)", () => {
 
   it("a request outside the base URL is not answered by the simulator: with onUnhandledRequest 'error' it fails", async () => {
     await expect(fetch("https://somewhere-else.example.test/v2/deployments")).rejects.toThrow();
+    // Nor one whose path only starts with the base URL's.
+    await expect(fetch("https://example.test/dmsx/v2/deployments")).rejects.toThrow();
+  });
+
+  it("answers as every server does where MSW's own path matching would not: a % that does not decode (400, not MSW's 500 with a stack), the base URL itself (404)", async () => {
+    for (const base of [BASE_URL, PREFIXED_URL]) {
+      const broken = await fetch(`${base}/v2/deployments/%zz`, { headers: { "X-Api-Key": "k" } });
+      expect(broken.status, base).toBe(400);
+      expect(await broken.json()).toMatchObject({ type: PROBLEM_TYPES["bad-request"].type });
+    }
+    for (const url of [PREFIXED_URL, `${PREFIXED_URL}?x=1`]) {
+      const bare = await fetch(url, { headers: { "X-Api-Key": "k" } });
+      expect(bare.status, url).toBe(404);
+      expect(await bare.json()).toMatchObject({ type: PROBLEM_TYPES["not-found"].type, instance: "/" });
+    }
   });
 
   it("bad options fail at once, naming what is wrong", () => {
