@@ -2,7 +2,7 @@
 import { createDeploymentsClient, type DeploymentsClient } from "../client/client.js";
 import { resolveBaseUrl } from "../client/option-checks.js";
 import { DEFAULT_TIMEOUT_MS } from "../client/timeout.js";
-import { fetchPortProblem, headerValueProblem, urlProblem } from "../shared/header-value.js";
+import { headerValueProblem, urlProblem } from "../shared/header-value.js";
 import { parseDuration, shownValue, UsageError } from "./usage.js";
 
 export interface Connection {
@@ -57,8 +57,6 @@ export function readConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv): 
   } catch (error) {
     throw new UsageError((error as Error).message.replace(/^dms: /, ""));
   }
-  const portProblem = fetchPortProblem(url);
-  if (portProblem) throw new UsageError(`${base.source} cannot be used as the service URL: ${portProblem}`);
   const key = pick(flags, env, "api-key", "DMS_API_KEY");
   if (!key?.value) throw new UsageError("no API key: set DMS_API_KEY or pass --api-key");
   sendable(key);

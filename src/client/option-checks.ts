@@ -1,7 +1,7 @@
 // Checks of option values, so that a bad option fails at once with a TypeError naming it instead of
 // later as an empty header, endless retries (NaN), a timer that fires at once, or a header or URL
 // that fetch cannot send (which would look like a network failure).
-import { headerValueProblem, urlProblem } from "../shared/header-value.js";
+import { fetchPortProblem, headerValueProblem, urlProblem } from "../shared/header-value.js";
 
 /** setTimeout fires at once for longer delays than this (a 32-bit signed count of milliseconds). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -78,6 +78,9 @@ export function resolveBaseUrl(where: string, name: string, value: unknown): str
   // An empty one too ("http://host/?", "http://host/#"): URL says search and hash are "" for it, but
   // the path appended after it would land in the query or the fragment.
   if (/[?#]/.test(url.href)) fail(where, name, "a URL without ?query or #fragment", value);
+  // A port fetch never connects to would fail every call as a network error: refused here, by name.
+  const portProblem = fetchPortProblem(url);
+  if (portProblem) fail(where, name, `a URL on a port fetch connects to (${portProblem})`, value);
   return url.href.replace(/\/+$/, "");
 }
 

@@ -35,6 +35,9 @@ const badClientOptions: [string, Record<string, unknown>][] = [
   ["baseUrl", { baseUrl: "http://127.0.0.1:4010/?" }],
   ["baseUrl", { baseUrl: "http://127.0.0.1:4010#" }],
   ["baseUrl", { baseUrl: "http://127.0.0.1:4010/api?#" }],
+  // Ports fetch never connects to (the Fetch standard's bad ports): a TypeError naming baseUrl, not a network failure.
+  ["baseUrl", { baseUrl: "http://127.0.0.1:22" }],
+  ["baseUrl", { baseUrl: "https://api.example.com:6000/v2" }],
   ["apiKey", { apiKey: "" }],
   ["apiKey", { apiKey: "   " }],
   ["apiKey", { apiKey: 42 }],
