@@ -45,7 +45,7 @@ const FETCH_BAD_PORTS: ReadonlySet<number> = new Set([
 /** Why fetch would refuse to connect to `url`'s port, or undefined when it would try. */
 export function fetchPortProblem(url: URL): string | undefined {
   return url.port !== "" && FETCH_BAD_PORTS.has(Number(url.port))
-    ? `port ${url.port} is one that fetch never connects to (the Fetch standard's "bad ports", such as 22, 25 and 6000)`
+    ? `port ${url.port} is one of the Fetch standard's "bad ports", such as 22, 25 and 6000, which fetch never connects to`
     : undefined;
 }
 

@@ -121,7 +121,7 @@ describe("createDeploymentsClient: a value that cannot be sent, in every option 
           return new Response("{}");
         };
         const create = () =>
-          createDeploymentsClient({ baseUrl: "http://127.0.0.1:1", fetch, ...make(url ? spoil(base, char, true) : spoil("dev-key", char, false)) });
+          createDeploymentsClient({ baseUrl: "http://127.0.0.1:4010", fetch, ...make(url ? spoil(base, char, true) : spoil("dev-key", char, false)) });
         expect(create, `${name} with ${cls}`).toThrow(TypeError);
         expect(create, `${name} with ${cls}`).toThrow(new RegExp(name));
         try {
@@ -135,8 +135,8 @@ describe("createDeploymentsClient: a value that cannot be sent, in every option 
   }
   it("whitespace at either end of a key or tenant id is refused (fetch would send another value)", () => {
     for (const bad of [" k", "k ", "\tk"]) {
-      expect(() => createDeploymentsClient({ baseUrl: "http://127.0.0.1:1", apiKey: bad })).toThrow(/apiKey/);
-      expect(() => createDeploymentsClient({ baseUrl: "http://127.0.0.1:1", apiKey: "k", tenantId: bad })).toThrow(/tenantId/);
+      expect(() => createDeploymentsClient({ baseUrl: "http://127.0.0.1:4010", apiKey: bad })).toThrow(/apiKey/);
+      expect(() => createDeploymentsClient({ baseUrl: "http://127.0.0.1:4010", apiKey: "k", tenantId: bad })).toThrow(/tenantId/);
     }
   });
 });
