@@ -5,7 +5,8 @@
 //   constants.js, constants.d.ts the enum value lists as runtime constants
 //   docs/index.html             Redocly build-docs, self-contained (--inlineBundle)
 // A step whose inputs hash the same as last time is skipped (stamps in generated/.stamps.json).
-// Flags: --out DIR (write elsewhere, used by the drift test), --force (ignore stamps), --no-docs.
+// Flags: --out DIR (write elsewhere, used by the drift test), --force (ignore stamps), --no-docs,
+// --check (write nothing: name each step whose inputs changed since its stamp, and exit 1 if any did).
 import { createHash } from "node:crypto";
 import { execFile } from "node:child_process";
 import { mkdir, readFile, readdir, writeFile, rm, mkdtemp } from "node:fs/promises";
@@ -23,6 +24,7 @@ const args = process.argv.slice(2);
 const outDir = resolve((args.includes("--out") ? args[args.indexOf("--out") + 1] : undefined) ?? join(root, "generated"));
 const force = args.includes("--force");
 const withDocs = !args.includes("--no-docs");
+const checkOnly = args.includes("--check");
 const redocly = join(root, "node_modules", "@redocly", "cli", "bin", "cli.js");
 
 async function listFiles(dir: string): Promise<string[]> {
@@ -67,12 +69,17 @@ interface OpenapiTypescript {
 const stampFile = join(outDir, ".stamps.json");
 const stamps: Record<string, string> = !force && existsSync(stampFile) ? JSON.parse(await readFile(stampFile, "utf8")) : {};
 const timings: string[] = [];
+const stale: string[] = [];
 
 // Runs `build` unless the hash of its inputs matches the stamp and its outputs exist.
 async function step(name: string, inputHash: string, outputs: string[], build: () => Promise<void>): Promise<void> {
   const started = performance.now();
   if (stamps[name] === inputHash && outputs.every((o) => existsSync(join(outDir, o)))) {
     timings.push(`${name}: up to date`);
+    return;
+  }
+  if (checkOnly) {
+    stale.push(name);
     return;
   }
   await build();
@@ -84,7 +91,7 @@ await mkdir(join(outDir, "docs"), { recursive: true });
 // First, the examples Prism answers are written from the simulator's seed (tools/build/seed-examples.ts),
 // so that the bundle below holds them. Only for generated/ itself: a build elsewhere (--out, the
 // drift test) leaves openapi/ alone; test/mock/same-seed.test.ts checks the files against the seed.
-if (outDir === join(root, "generated")) {
+if (outDir === join(root, "generated") && !checkOnly) {
   const { seedExampleFiles, staleExampleFiles } = await import("./seed-examples.ts");
   const { importCompiled } = await import("./compile-if-stale.ts");
   const started = performance.now();
@@ -227,5 +234,12 @@ if (withDocs) {
   });
 }
 
+if (checkOnly) {
+  if (stale.length > 0) {
+    console.error(`generated/ is out of date: ${stale.join(", ")} (its inputs changed since it was built): run npm run build and commit generated/`);
+    process.exit(1);
+  }
+  process.exit(0);
+}
 await writeFile(stampFile, `${JSON.stringify(stamps, null, 2)}\n`);
 if (!args.includes("--quiet")) console.log(timings.join("\n"));
