@@ -1,7 +1,7 @@
 // Reading the command line: util.parseArgs in strict mode, with its errors turned into usage
 // errors that name the flag, and the value parsers shared by the commands.
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { type FlagTable, type ParseOptions, parseOptions } from "../shared/flag-table.js";
+import { type FlagTable, type ParseOptions, parseOptions, repeatedOneValueFlag } from "../shared/flag-table.js";
 import { isUuid } from "../shared/uuid.js";
 import type { CommandSpec } from "./flags.js";
 import { terminalSafe } from "./terminal-text.js";
@@ -27,15 +27,9 @@ function parseCommandLine<O extends Options>(args: string[], options: O, positio
   } catch (error) {
     throw new UsageError(describeParseError(error as Error & { code?: string }));
   }
-  // A flag that takes one value, given twice (`--ref a --ref b`): parseArgs keeps the last without a
-  // word, and which one was meant is a guess; a deploy must not guess its ref or its key. (A switch
-  // given twice means what it means once.)
-  const seen = new Set<string>();
-  for (const token of tokens) {
-    if (token.kind !== "option" || options[token.name]?.type !== "string" || options[token.name]?.multiple) continue;
-    if (seen.has(token.name)) throw new UsageError(`--${token.name} is given more than once: it takes one value`);
-    seen.add(token.name);
-  }
+  // A flag that takes one value, given twice: a deploy must not guess its ref or its key (the shared rule).
+  const repeated = repeatedOneValueFlag(tokens, options);
+  if (repeated) throw new UsageError(repeated);
   if (parsed.positionals.length !== positionals.length) {
     const expected = positionals.length === 0 ? "no arguments" : positionals.map((p) => `<${p}>`).join(" ");
     throw new UsageError(`expected ${expected}, got ${parsed.positionals.length} argument(s)`);

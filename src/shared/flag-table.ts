@@ -30,6 +30,33 @@ export function parseOptions<T extends FlagTable>(table: T): ParseOptions<T> {
   return options as ParseOptions<T>;
 }
 
+/** One token of util.parseArgs's `tokens: true` output, as far as the rule below reads it. */
+export interface FlagToken {
+  readonly kind: string;
+  readonly name?: string;
+}
+
+/**
+ * The one rule for a flag that takes one value given twice (`--ref a --ref b`, `--port 1 --port 2`):
+ * util.parseArgs keeps the last without a word, and which one was meant is a guess, so every command
+ * line refuses it. A switch given twice means what it means once; a repeatable flag collects both.
+ * Returns the message naming the flag, or undefined.
+ */
+export function repeatedOneValueFlag(
+  tokens: readonly FlagToken[],
+  options: Readonly<Record<string, { readonly type: "string" | "boolean"; readonly multiple?: boolean }>>,
+): string | undefined {
+  const seen = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind !== "option" || token.name === undefined) continue;
+    const option = Object.hasOwn(options, token.name) ? options[token.name] : undefined;
+    if (option?.type !== "string" || option.multiple) continue;
+    if (seen.has(token.name)) return `--${token.name} is given more than once: it takes one value`;
+    seen.add(token.name);
+  }
+  return undefined;
+}
+
 /** "--ref REF", "--json", "--secret NAME=VALUE". */
 export function flagSyntax(name: string, flag: Flag): string {
   return flag.type === "string" ? `--${name} ${flag.placeholder ?? "VALUE"}` : `--${name}`;

@@ -7,7 +7,7 @@ import { parseArgs } from "node:util";
 import { stopOnSignals } from "../../local-server/listen.js";
 import { parseAllowedHost, parseCorsOrigin } from "../../gate/policy.js";
 import { parsePort } from "../../shared/port.js";
-import { flagLines, flagsSynopsis, parseOptions } from "../../shared/flag-table.js";
+import { flagLines, flagsSynopsis, parseOptions, repeatedOneValueFlag } from "../../shared/flag-table.js";
 import { SimulatorOptionError } from "../core/options.js";
 import type { ErrorShape, KeyScope, SimulatorFault, SimulatorLatency } from "../core/simulator.js";
 import { SIMULATOR_FLAGS } from "./flags.js";
@@ -132,11 +132,18 @@ function usageMessage(error: SimulatorOptionError, failValues: readonly string[]
   return error.message;
 }
 
+const OPTIONS = { ...parseOptions(SIMULATOR_FLAGS), help: { type: "boolean", short: "h" } } as const;
+
 function parseFlags(args: string[]) {
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; tokens: true }>>;
   try {
-    return parseArgs({ args, options: { ...parseOptions(SIMULATOR_FLAGS), help: { type: "boolean", short: "h" } } });
+    parsed = parseArgs({ args, options: OPTIONS, tokens: true });
   } catch (error) {
     // util.parseArgs names the flag (unknown option, missing value); say it as a usage error.
     throw new SimulatorUsageError((error as Error).message);
   }
+  // `--port 1 --port 2`: the rule every command line shares (src/shared/flag-table.ts).
+  const repeated = repeatedOneValueFlag(parsed.tokens, OPTIONS);
+  if (repeated) throw new SimulatorUsageError(`${repeated}.`);
+  return parsed;
 }
