@@ -114,7 +114,12 @@ export async function compileIfStale(options: { declarations?: boolean } = {}): 
   let release: () => void;
   try {
     // Not { recursive: true }: on a read-only file system Node reports a recursive mkdir as ENOENT.
-    if (!existsSync(dist)) mkdirSync(dist);
+    // Two launchers started at once on a fresh clone both find no dist/: the second's EEXIST is no error.
+    try {
+      mkdirSync(dist);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
     release = await acquireCompileLock(root);
   } catch (error) {
     const reason = unwritable(error);
