@@ -4,6 +4,7 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it, vi } from "vitest";
+import { rejection } from "../support/rejection.js";
 import { ApiError, createDeploymentsClient, deployRevision, paginate, RequestTimeoutError, unwrap, waitForRevision } from "../../src/index.js";
 import { cutMidBody, type Handler, localServers, sendJson, sendText } from "./local-server.js";
 
@@ -14,16 +15,6 @@ const REVISION_ID = "7f1c2d4e-0000-4000-8000-0000000000aa";
 const page = { resources: [], offset: 0 };
 const fast = { minDelayMs: 1, maxDelayMs: 5 };
 const never: Handler = () => undefined;
-
-/** The error a promise rejects with; fails when it resolves. */
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the promise to reject, but it resolved");
-}
 
 /** globalThis.fetch, counting the attempts the client makes: under load an attempt can time out before the server sees it. */
 function countingFetch() {

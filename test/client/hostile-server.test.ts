@@ -4,6 +4,7 @@
 // in one clear error, at once, never in a hang, an endless walk, a filled memory or "[object Object]".
 import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
+import { rejection } from "../support/rejection.js";
 import {
   ApiError,
   createDeploymentsClient,
@@ -21,15 +22,6 @@ const D = "7f1c2d4e-0000-4000-8000-000000000001";
 const R = "7f1c2d4e-0000-4000-8000-0000000000aa";
 const LIMIT = 4096;
 const fast = { retries: 2, minDelayMs: 1, maxDelayMs: 5 };
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the promise to reject, but it resolved");
-}
 
 /** Writes chunks of `x` until the client goes away: a body that never ends. */
 function endless(res: ServerResponse, status: number) {

@@ -3,34 +3,21 @@
 // holds what memory does not), a file or folder that cannot be written (a read-only file system,
 // mounted here), a disk too full for a new file's first state. Each stops the start with one
 // StateFileError naming the file and what is wrong, before anything in the file changes.
-import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SimulatorOptions, StateFileError, startSimulator } from "../../../src/simulator/node/index.js";
+import { startSimulator } from "../../../src/simulator/node/index.js";
 import { loadSqlite, SCHEMA } from "../../../src/simulator/node/sqlite/index.js";
 import { SCHEMA_TABLES } from "../../../src/simulator/node/sqlite/schema.js";
 import { SEED_IDS, seedState } from "../../../src/simulator/core/seed.js";
 import { startTestSimulator } from "../../simulator/support.js";
+import { digest, refusal } from "./state-file.js";
 
 const { DatabaseSync } = await loadSqlite();
 const work = mkdtempSync(join(tmpdir(), "dms-state-hostile-"));
-const digest = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 let made = "";
-
-async function refusal(options: SimulatorOptions): Promise<StateFileError> {
-  const error = await startSimulator({ port: 0, quiet: true, seedDeployments: 2, ...options }).then(
-    async (running) => {
-      await running.close();
-      return undefined;
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(StateFileError);
-  return error as StateFileError;
-}
 
 beforeAll(async () => {
   made = join(work, "made.sqlite");

@@ -3,7 +3,6 @@
 // that survives a restart exactly, and files the simulator refuses (rows it could not serve,
 // another program's database, a damaged file, a 1.0 state file), each left byte for byte as it was.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import {
   chownSync,
   chmodSync,
@@ -12,7 +11,6 @@ import {
   lstatSync,
   mkdtempSync,
   openSync,
-  readFileSync,
   readlinkSync,
   rmSync,
   statSync,
@@ -26,10 +24,11 @@ import { createInterface } from "node:readline";
 import { crc32 } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { SEED_IDS, seedState } from "../../../src/simulator/core/seed.js";
-import { type SimulatorOptions, StateFileError, startSimulator } from "../../../src/simulator/node/index.js";
+import { type SimulatorOptions, startSimulator } from "../../../src/simulator/node/index.js";
 import { APPLICATION_ID, loadSqlite, SCHEMA, SCHEMA_VERSION } from "../../../src/simulator/node/sqlite/index.js";
 import { ROOT } from "../../support/document.js";
 import { Client, startTestSimulator } from "../../simulator/support.js";
+import { digest, refusal } from "./state-file.js";
 
 // node:sqlite as the adapter loads it (without its experimental warning).
 const { DatabaseSync } = await loadSqlite();
@@ -42,19 +41,9 @@ afterAll(() => {
 });
 
 const path = `/v2/deployments/${SEED_IDS.deployment_id}`;
-const digest = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 
-async function refusal(options: SimulatorOptions): Promise<Error> {
-  const error = await startSimulator({ port: 0, quiet: true, seedDeployments: 3, ...options }).then(
-    async (running) => {
-      await running.close();
-      return undefined;
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(StateFileError);
-  return error as Error;
-}
+/** The refusal of a start on this file, with this suite's seed of three deployments. */
+const refuse = (options: SimulatorOptions) => refusal(options, 3);
 
 /** A state file made by the simulator, with a few writes in it. */
 async function madeFile(name: string): Promise<string> {
@@ -70,7 +59,7 @@ describe("one simulator per file", () => {
     const file = join(work, "same-process.sqlite");
     const first = await startTestSimulator({ stateFile: file, seedDeployments: 3 });
     try {
-      const error = await refusal({ stateFile: file });
+      const error = await refuse({ stateFile: file });
       expect(error.message).toContain(file);
       expect(error.message).toMatch(/another simulator/);
       expect((await first.client.patch(path, { source_config: { custom_url: "https://first.example.com" } })).status).toBe(200);
@@ -265,7 +254,7 @@ describe("files the simulator refuses, left as they were", () => {
       db.exec(sql);
       db.close();
       const before = digest(file);
-      const error = await refusal({ stateFile: file });
+      const error = await refuse({ stateFile: file });
       expect(error.message).toContain(file);
       expect(error.message).toMatch(reason);
       expect(error.message).toMatch(/left untouched/);
@@ -289,7 +278,7 @@ describe("files the simulator refuses, left as they were", () => {
     db.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine')");
     db.close();
     const before = digest(file);
-    const error = await refusal({ stateFile: file });
+    const error = await refuse({ stateFile: file });
     expect(error.message).toContain(file);
     expect(error.message).toMatch(/another program's SQLite database/);
     expect(digest(file)).toBe(before);
@@ -304,7 +293,7 @@ describe("files the simulator refuses, left as they were", () => {
     writeFileSync(text, "hello, not a database\n");
     for (const file of [damaged, text]) {
       const before = digest(file);
-      const error = await refusal({ stateFile: file });
+      const error = await refuse({ stateFile: file });
       expect(error.message).toContain(file);
       expect(error.message).toMatch(/damaged|not a SQLite database/);
       expect(digest(file)).toBe(before);
@@ -329,7 +318,7 @@ describe("a 1.0 state file (a JSON snapshot and a journal)", () => {
   it("given as --state, it is refused with a message that says how to import it, and left as it was", async () => {
     const file = v1File();
     const before = [digest(file), digest(`${file}.journal`)];
-    const error = await refusal({ stateFile: file });
+    const error = await refuse({ stateFile: file });
     expect(error.message).toContain(file);
     expect(error.message).toMatch(/1\.0 state file/);
     expect(error.message).toContain(`--import-state ${file}`);
@@ -355,7 +344,7 @@ describe("a 1.0 state file (a JSON snapshot and a journal)", () => {
       await second.simulator.close();
     }
     // Importing into a file that exists is refused: an import never overwrites a state.
-    const error = await refusal({ stateFile: file, importStateFrom: old });
+    const error = await refuse({ stateFile: file, importStateFrom: old });
     expect(error.message).toMatch(/already exists/);
     expect(existsSync(file)).toBe(true);
   });
