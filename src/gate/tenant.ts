@@ -3,10 +3,9 @@
 // malformed value must not quietly mean "no tenant" (which shows every tenant's resources), so it
 // is a field error. No Node imports.
 import type { FieldErrorCode } from "../shared/problems.js";
+import { isUuid } from "../shared/uuid.js";
 
 const TENANT_HEADER = "X-Tenant-Id";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface TenantHeaderError {
   parameter: typeof TENANT_HEADER;
@@ -16,7 +15,7 @@ export interface TenantHeaderError {
 
 /** The field error for an X-Tenant-Id value that is not a tenant id; undefined when it is one or absent. */
 export function checkTenantHeader(value: string | null | undefined): TenantHeaderError | undefined {
-  if (value === null || value === undefined || UUID.test(value)) return undefined;
+  if (value === null || value === undefined || isUuid(value)) return undefined;
   return {
     parameter: TENANT_HEADER,
     code: "format",
