@@ -388,8 +388,11 @@ export function scriptOf(block: ShellBlock, entry: Extract<BlockEntry, { run: un
     'stop_port() { local pid=${SERVERS[$1]:-}; if [ -n "$pid" ]; then kill -- -$pid 2>/dev/null; wait $pid 2>/dev/null; unset "SERVERS[$1]"; fi; }',
     "declare -A SERVERS",
     'wait_port() { for _ in $(seq 1 600); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.2; done; echo "NEVER ANSWERED on port $1"; }',
+    // A foreground server writes to its own log, shown when the block ends: written into the same
+    // pipe as curl, a log line could land between an answer and the newline curl writes after it.
+    "SERVER_LOGS=$(mktemp -d)",
     // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's own parameter expansion
-    'trap \'for p in "${SERVERS[@]}"; do kill -- -$p 2>/dev/null; done; for p in "${PIDS[@]}"; do kill $p 2>/dev/null; done\' EXIT',
+    'trap \'for p in "${SERVERS[@]}"; do kill -- -$p 2>/dev/null; done; for p in "${PIDS[@]}"; do kill $p 2>/dev/null; done; cat "$SERVER_LOGS"/*.log 2>/dev/null; rm -rf "$SERVER_LOGS"\' EXIT',
     prelude,
   ];
   const transcript = lines[0]!.startsWith("$ ");
@@ -403,7 +406,11 @@ export function scriptOf(block: ShellBlock, entry: Extract<BlockEntry, { run: un
     if (Object.keys(entry.run.skip ?? {}).some((start) => line.trim().startsWith(start))) continue;
     const server = foregroundServer(line.trim(), ports);
     if (server) {
-      out.push(`stop_port ${server.port}`, `set -m; ( ${server.line} ) & SERVERS[${server.port}]=$!; set +m`, `wait_port ${server.port}`);
+      out.push(
+        `stop_port ${server.port}`,
+        `set -m; ( ${server.line} ) >> "$SERVER_LOGS/${server.port}.log" 2>&1 & SERVERS[${server.port}]=$!; set +m`,
+        `wait_port ${server.port}`,
+      );
       continue;
     }
     out.push(line);
