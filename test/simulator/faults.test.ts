@@ -166,7 +166,7 @@ describe("dms-simulator --latency and --fail", () => {
   ] as const) {
     it(`refuses ${args.join(" ")} with a message naming the flag`, async () => {
       const sim = run([...args]);
-      // A usage error: exit 2, as every local server (test/local-server/edges.test.ts).
+      // A usage error: exit 2, as every local server (test/check/local-server/edges.test.ts).
       expect(await sim.exit).toBe(2);
       expect(sim.stderr()).toMatch(message);
     });

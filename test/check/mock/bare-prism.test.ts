@@ -7,10 +7,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deref, toPointer } from "../../src/shared/walk.js";
-import { freePort } from "../support/free-port.js";
-import { createOpenApiValidator, describeErrors } from "../support/openapi-validator.js";
-import { document, ROOT } from "../support/document.js";
+import { deref, toPointer } from "../../../src/shared/walk.js";
+import { freePort } from "../../support/free-port.js";
+import { createOpenApiValidator, describeErrors } from "../../support/openapi-validator.js";
+import { document, ROOT } from "../../support/document.js";
 
 const DYNAMIC_ROUNDS = 12;
 const validator = createOpenApiValidator(document);

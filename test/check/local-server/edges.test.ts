@@ -11,9 +11,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "../support/document.js";
-import { freePort } from "../support/free-port.js";
-import { npm } from "../support/run.js";
+import { ROOT } from "../../support/document.js";
+import { freePort } from "../../support/free-port.js";
+import { npm } from "../../support/run.js";
 
 interface LocalServerCase {
   name: string;
