@@ -2,6 +2,7 @@
 // server (or a proxy in front of it) that sends an endless or enormous body cannot fill the
 // caller's memory within the attempt's deadline. A body past the bound rejects the call with a
 // ResponseTooLargeError, which is not retried (the same request would get the same body).
+import { declaresTooLarge, readBodyWithin } from "../shared/read-within.js";
 import { pathOf } from "./errors.js";
 import type { RequestFetch } from "./request-fetch.js";
 
@@ -29,22 +30,11 @@ export class ResponseTooLargeError extends Error {
   }
 }
 
-/** The body as text (UTF-8, as Response.text() reads it), or a rejection as soon as it passes maxBytes. */
+/** The body as text (UTF-8, as Response.text() reads it), or a rejection once it passes maxBytes. */
 async function readBounded(body: ReadableStream<Uint8Array>, maxBytes: number, tooLarge: () => Error): Promise<string> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let bytes = 0;
-  let text = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    bytes += value.byteLength;
-    if (bytes > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    text += decoder.decode(value, { stream: true });
-  }
+  const read = await readBodyWithin(body, maxBytes);
+  if (!read.ok) throw tooLarge();
+  return new TextDecoder().decode(read.bytes);
 }
 
 /**
@@ -57,8 +47,7 @@ export function boundedResponses(fetchOnce: RequestFetch, maxBytes: number): Req
   return async (request) => {
     const response = await fetchOnce(request);
     const tooLarge = () => new ResponseTooLargeError(request.method, pathOf(request.url), response.status, maxBytes);
-    const declared = Number(response.headers.get("Content-Length") ?? "");
-    if (Number.isFinite(declared) && declared > maxBytes) {
+    if (declaresTooLarge(response.headers.get("Content-Length"), maxBytes)) {
       await response.body?.cancel().catch(() => undefined);
       throw tooLarge();
     }

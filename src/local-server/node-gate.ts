@@ -10,7 +10,8 @@
 //   `100 Continue` go-ahead, so a refused upload is never sent; a body read in full only up to it.
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { declaresTooLarge, readBodyWithin, tooLargeDetail } from "../gate/body.js";
+import { tooLargeDetail } from "../gate/body.js";
+import { declaresTooLarge, readBodyWithin } from "../shared/read-within.js";
 import { REQUEST_BOUNDS, type RequestBounds } from "../gate/bounds.js";
 import { crossSiteWriteProblem, foreignHostProblem, type GateProblem, requestTargetProblem, withoutDotSegments } from "../gate/gate.js";
 import { corsHeaders, isAllowedHost, isCrossSiteWrite, isPreflight, type LocalServerPolicy, preflightHeaders } from "../gate/policy.js";

@@ -1,6 +1,6 @@
 // The fetch adapter: `simulator.fetch(input, init)` has the signature of the global fetch and
 // answers from the core in-process, with no port and no network.
-import { readBodyWithin } from "../../gate/body.js";
+import { readBodyWithin } from "../../shared/read-within.js";
 import type { Router, SimRequest } from "./router.js";
 import { problem, replyBody, type Reply } from "./reply.js";
 

@@ -1,7 +1,8 @@
-// Reading a body within a limit: never more than the limit is kept, and reading stops at the
+// Reading a body within a limit (src/shared/read-within.ts, for request bodies on every local server
+// and response bodies in the client): never more than the limit is kept, and reading stops at the
 // first chunk past it (the rest of the source is not consumed).
 import { describe, expect, it } from "vitest";
-import { declaresTooLarge, readBodyWithin } from "../../src/gate/body.js";
+import { declaresTooLarge, readBodyWithin } from "../../src/shared/read-within.js";
 
 async function* chunks(count: number, size: number, pulled: { n: number }) {
   for (let i = 0; i < count; i++) {
@@ -33,6 +34,25 @@ describe("readBodyWithin", () => {
   it("reads a fetch ReadableStream too", async () => {
     const read = await readBodyWithin(new Response("x".repeat(100)).body!, 50);
     expect(read.ok).toBe(false);
+  });
+
+  it("cancels an endless ReadableStream at the first chunk past the limit", async () => {
+    let pulled = 0;
+    let cancelled = false;
+    const endless = new ReadableStream<Uint8Array>({
+      pull: (controller) => {
+        pulled++;
+        controller.enqueue(new Uint8Array(1024));
+      },
+      cancel: () => {
+        cancelled = true;
+      },
+    });
+    const read = await readBodyWithin(endless, 4 * 1024);
+    expect(read).toEqual({ ok: false, reason: "too-large", limit: 4 * 1024 });
+    expect(cancelled).toBe(true);
+    // One chunk may sit in the queue ahead of the read that passed the limit.
+    expect(pulled).toBeLessThanOrEqual(6);
   });
 });
 
