@@ -3,6 +3,7 @@
 // with fewer than `limit` resources is the last one.
 import type { paths } from "../../generated/schema.js";
 import type { DeploymentsClient } from "./client.js";
+import { checkNesting, NestedTooDeepError } from "../shared/mask.js";
 import { ApiError } from "./errors.js";
 import { hasNextPage, readPage } from "./page.js";
 import { untypedMethods } from "./untyped-call.js";
@@ -81,8 +82,21 @@ export async function* paginate<P extends PagedPath>(client: DeploymentsClient, 
   }
 }
 
-/** The ids of a page's items as one string, or undefined when the page is empty or an item has no string id. */
+/**
+ * What identifies a page's items, to tell the same page sent again: their ids as one string, or,
+ * when an item has no string id (which the document requires), the items' own JSON, so that a
+ * server that ignores offset and sends such items is still caught. Undefined for an empty page.
+ */
 function idsOf(items: readonly unknown[]): string | undefined {
+  if (items.length === 0) return undefined;
   const ids = items.map((item) => (item as { id?: unknown } | null)?.id);
-  return ids.length > 0 && ids.every((id) => typeof id === "string") ? JSON.stringify(ids) : undefined;
+  if (ids.every((id) => typeof id === "string")) return JSON.stringify(ids);
+  try {
+    // Before JSON.stringify, which would overflow its stack on data nested thousands of levels deep.
+    checkNesting(items);
+  } catch (error) {
+    if (error instanceof NestedTooDeepError) return `(${error.message})`;
+    throw error;
+  }
+  return JSON.stringify(items);
 }

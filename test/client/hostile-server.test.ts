@@ -150,6 +150,33 @@ describe("a server that ignores offset", () => {
   });
 });
 
+describe("a server that ignores offset and sends items without string ids", () => {
+  // [name, the items of every full page]: the document requires a string id; without one the walk
+  // still tells the same page sent again (by the items' JSON), and stops instead of walking forever.
+  const deep = `${"[".repeat(5_000)}${"]".repeat(5_000)}`;
+  // [name, the resources' JSON text] (written by hand: JSON.stringify overflows its stack on the deep one)
+  const cases: [string, string][] = [
+    ["no id", '[{"name":"a"},{"name":"b"}]'],
+    ["numeric ids", '[{"id":1},{"id":2}]'],
+    ["null items", "[null,null]"],
+    ["items nested 5,000 levels deep", `[${deep},${deep}]`],
+  ];
+  it.each(cases)("%s: an ApiError at the third identical page", async (_name, resources) => {
+    const server = await serve((req, res) => {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end(`{"resources":${resources},"offset":${Number(req.url.searchParams.get("offset")) + 2}}`);
+    });
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k" });
+    const walk = async () => {
+      for await (const _ of paginate(client, "/v2/listeners", { query: { limit: 2 } }));
+    };
+    const error = await rejection(walk());
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).detail).toBe("the pages at offsets 0 to 4 hold the same resources (the server ignored offset)");
+    expect(server.requests).toHaveLength(3);
+  });
+});
+
 describe("a revision whose status is not text", () => {
   it.each([[{ x: 1 }], [null], [7], [undefined]])("status %j: waitForRevision rejects with an ApiError at once, not at its timeout", async (status) => {
     const server = await serve((_req, res) => sendJson(res, 200, { id: R, status }));
