@@ -22,7 +22,7 @@ export class RedirectError extends Error {
     readonly method: string,
     readonly url: string,
     readonly status: number,
-    /** Where the redirect leads, when it could be read. */
+    /** Where the redirect leads, when it could be read, without any user:password@ it carried. */
     readonly location: string | undefined,
     reason: string,
   ) {
@@ -50,6 +50,20 @@ function nextRequest(request: Request, response: Response, body: ArrayBuffer | u
     target = new URL(location, request.url);
   } catch {
     throw new RedirectError(request.method, request.url, response.status, location, "its Location is not a URL");
+  }
+  // Credentials in a Location are never followed (fetch cannot send a request to such a URL, and
+  // its error would repeat them) and never kept in the error: the URL is reported without them.
+  const credentials = target.username !== "" || target.password !== "";
+  target.username = "";
+  target.password = "";
+  if (credentials) {
+    throw new RedirectError(
+      request.method,
+      request.url,
+      response.status,
+      target.href,
+      "its Location carries user:password@, which the client never sends (not shown); the API key goes in apiKey",
+    );
   }
   const origin = new URL(request.url).origin;
   if (target.origin !== origin) {

@@ -52,6 +52,27 @@ describe("redirects", () => {
     expect(server.requests.map((r) => `${r.method} ${r.body}`)).toEqual([`PATCH ${JSON.stringify(secretPatch)}`, "GET "]);
   });
 
+  // [name, the Location for a server at `base` echoing the key]: credentials in a Location are never
+  // followed, nor shown, nor retried, whichever origin they name.
+  const withCredentials: [string, (base: URL, key: string) => string][] = [
+    ["the same origin, user and key", (base, key) => `http://u:${key}@${base.host}/v2/listeners`],
+    ["the same origin, the key as the user", (base, key) => `http://${key}@${base.host}/v2/listeners`],
+    ["another origin", (_base, key) => `http://u:${key}@other.example/v2/listeners`],
+    ["scheme-relative", (_base, key) => `//u:${key}@other.example/x`],
+  ];
+  it.each(withCredentials)("a Location with user:password@ (%s) is a RedirectError that shows neither, sent once", async (_name, location) => {
+    const key = "echoed-key-s3cr3t";
+    const service = await serve((req, res) =>
+      sendText(res, 302, "", "text/plain", { Location: location(new URL(service.baseUrl), String(req.headers["x-api-key"])) }),
+    );
+    const client = createDeploymentsClient({ baseUrl: service.baseUrl, apiKey: key, retry: { retries: 2, minDelayMs: 1, maxDelayMs: 2 } });
+    const error = (await client.GET("/v2/listeners").catch((e: unknown) => e)) as RedirectError;
+    expect(error).toBeInstanceOf(RedirectError);
+    expect(`${error.message} ${error.location} ${error.url}`).not.toContain(key);
+    expect(error.location).not.toContain("@");
+    expect(service.requests).toHaveLength(1);
+  });
+
   it("a redirect loop ends with a RedirectError", async () => {
     const server = await serve((req, res) => sendText(res, 302, "", "text/plain", { Location: req.url.pathname }));
     const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k", retry: { retries: 0 } });
