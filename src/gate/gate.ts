@@ -9,12 +9,21 @@ import type { Problem } from "../shared/types.js";
 
 export type GateProblem = Problem & { status: number };
 
-/** The problem for a request target that no route can take: not a path (a full URL, `*`), or a `%` that does not decode. */
+/** The problem for a request target that no route can take: not a path (a full URL, `*`), a fragment (`#`), or a `%` that does not decode. */
 export function requestTargetProblem(target: string): GateProblem | undefined {
   const q = target.indexOf("?");
   const path = q < 0 ? target : target.slice(0, q);
   if (!path.startsWith("/")) {
     return problemDetails("bad-request", "The request target must be a path (/v2/...), not a full URL or *.", path.slice(0, 200));
+  }
+  // A fragment is the client's own and never sent (RFC 9112, section 3.2): fetch leaves it out, so a
+  // target with "#" read over a socket would route a path (or a query value) no fetch can ask for.
+  if (target.includes("#")) {
+    return problemDetails(
+      "bad-request",
+      "The request target has a fragment (#), which a client does not send; leave it out, or send # as %23.",
+      path.split("#")[0]!.slice(0, 2000),
+    );
   }
   if (path.includes("%")) {
     try {

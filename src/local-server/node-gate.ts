@@ -74,10 +74,15 @@ export interface NodeGate {
   answerUnreadable(server: Server): void;
 }
 
-/** A request header as one value (a repeated one joined with commas), or null when it is absent. */
+/**
+ * A request header as one value, a repeated one joined with ", " as fetch's `Headers.get` joins it,
+ * or null when it is absent. Read from `headersDistinct`: `req.headers` keeps only the first of a
+ * repeated Content-Type (and Authorization, User-Agent...), so two Content-Types were read as one over
+ * HTTP where in-process, MSW and the docs page see both and refuse them (415).
+ */
 export function headerValue(req: IncomingMessage, name: string): string | null {
-  const value = req.headers[name];
-  return value === undefined ? null : Array.isArray(value) ? value.join(",") : value;
+  const values = req.headersDistinct[name];
+  return values === undefined ? null : values.join(", ");
 }
 
 // The time bounds every local server sets on its node:http server live with the listen (listen.ts).

@@ -5,11 +5,12 @@
 // simulator still answers, and that a state file it wrote still loads.
 import { mkdtempSync, rmSync } from "node:fs";
 import type http from "node:http";
+import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROBLEM_TYPES } from "../../src/shared/problems.js";
-import { SEED_IDS, startSimulator, type RunningSimulator } from "../../src/simulator/node/index.js";
+import { createSimulator, SEED_IDS, startSimulator, type RunningSimulator } from "../../src/simulator/node/index.js";
 import { raw } from "../mock/support.js";
 import { upload } from "../support/upload.js";
 
@@ -242,6 +243,55 @@ describe("probes beyond the issue's list", () => {
     const failNext = await request({ method: "POST", path: "/_simulator/fail-next", headers: json, body: '{"deployment_id":{"$gt":""},"status":"__proto__"}' });
     expect(failNext.status).toBe(422);
     await stillServes();
+  });
+
+  it("reads a repeated header as fetch does and refuses a fragment fetch never sends, as in-process", async () => {
+    // node:http's req.headers kept the first of two Content-Types (a PATCH went through where
+    // in-process, MSW and the docs page answer 415); a "#" routed a path no fetch can ask for.
+    const inProcess = createSimulator({ apiKeys: [KEY] });
+    const cases: { target: string; headers: [string, string][]; status: number }[] = [
+      {
+        target: deployment(),
+        headers: [
+          ["content-type", "application/json"],
+          ["content-type", "application/json"],
+        ],
+        status: 415,
+      },
+      {
+        target: deployment(),
+        headers: [
+          ["content-type", "application/json"],
+          ["content-type", "text/plain"],
+        ],
+        status: 415,
+      },
+      { target: `${deployment()}#x`, headers: [["content-type", "application/json"]], status: 400 },
+      { target: "/v2/deployments?name_contains=a#b", headers: [], status: 400 },
+    ];
+    for (const c of cases) {
+      const method = c.headers.length > 0 ? "PATCH" : "GET";
+      const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const url = new URL(sim.url);
+        const flat = ["host", url.host, "x-api-key", KEY, ...c.headers.flat()];
+        const req = httpRequest({ host: url.hostname, port: url.port, method, path: c.target, headers: flat, agent: false });
+        req.on("error", reject);
+        req.on("response", (res) => {
+          let text = "";
+          res.on("data", (chunk: Buffer) => (text += chunk));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+        });
+        req.end(method === "PATCH" ? "{}" : undefined);
+      });
+      expect(answer.status, `${c.target} ${JSON.stringify(c.headers)}: ${answer.text}`).toBe(c.status);
+      if (c.status === 400) expect(JSON.parse(answer.text).detail).toMatch(/fragment \(#\)/);
+      if (!c.target.includes("#")) {
+        const headers = new Headers([["x-api-key", KEY], ...c.headers]);
+        const fetched = await inProcess.fetch(`http://127.0.0.1${c.target}`, { method, headers, ...(method === "PATCH" ? { body: "{}" } : {}) });
+        expect(fetched.status, `in-process ${c.target}`).toBe(c.status);
+      }
+    }
+    await inProcess.close();
   });
 
   it("keeps a __proto__ key in a body from reaching the store's objects", async () => {

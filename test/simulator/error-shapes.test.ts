@@ -113,6 +113,31 @@ describe("the node gate's own refusals in the service's shape (errors: \"service
   });
   afterAll(() => running?.close());
 
+  // The gate refuses these before the core; on the control API they stay problem+json, as the core's own
+  // refusals there do (they were written in the service's shape over HTTP and as problem+json in-process).
+  it.each([
+    ["a % that does not decode", "/_simulator/x%zz", {}],
+    ["dot segments to the control API", "/v2/../_simulator/x%zz", {}],
+    [
+      "a foreign Host",
+      "/_simulator/reset",
+      { method: "POST", headers: { host: "evil.example", "content-type": "application/json", "x-api-key": "k" }, body: "{}" },
+    ],
+    [
+      "a body past the bound",
+      "/_simulator/reset",
+      { method: "POST", headers: { "content-type": "application/json", "content-length": String(2 * 1024 * 1024), "x-api-key": "k" } },
+    ],
+  ] as const)("on the control API, %s: problem+json, over HTTP as in-process", async (_name, path, request) => {
+    const answer = await sendRaw(`${running.url}${path}`, {
+      ...request,
+      path,
+      headers: { "x-api-key": "k", ...("headers" in request ? request.headers : {}) },
+    } as never);
+    expect(answer.status).toBeGreaterThanOrEqual(400);
+    expect(answer.headers["content-type"], answer.text).toMatch(/^application\/problem\+json/);
+  });
+
   it.each([
     ["a foreign Host", { headers: { host: "evil.example", "x-api-key": "k" } }],
     ["a cross-site write", { method: "PATCH", headers: { origin: "https://evil.example", "content-type": "text/plain", "x-api-key": "k" }, body: "{}" }],

@@ -231,7 +231,8 @@ export function withErrorShape(handle: Router, shape: ErrorShape, operations: re
   if (shape === "problem") return handle;
   const where = parameterPlaces(operations);
   return (request) => {
-    if (isControlPath(request.target.split("?")[0]!)) return handle(request);
+    // Dot segments removed first, as handle() routes the target (`/v2/../_simulator/reset` is the control API).
+    if (isControlPath(withoutDotSegments(request.target).split("?")[0]!)) return handle(request);
     const reply = handle(request);
     return reply instanceof Promise ? reply.then((r) => inServiceShape(r, where)) : inServiceShape(reply, where);
   };
@@ -245,10 +246,14 @@ export function withErrorShape(handle: Router, shape: ErrorShape, operations: re
 export function refusalWriter(shape: ErrorShape): ((problem: GateProblem) => { contentType: string; text: string }) | undefined {
   if (shape === "problem") return undefined;
   const where = parameterPlaces(describeOperations(openApiDocument));
-  return (problem) => ({
-    contentType: "application/json",
-    text: JSON.stringify(inServiceShape({ status: problem.status, contentType: PROBLEM_JSON, body: problem }, where).body),
-  });
+  return (problem) =>
+    // The control API keeps problem+json, as the core answers it (withErrorShape).
+    problem.instance !== undefined && isControlPath(withoutDotSegments(problem.instance))
+      ? { contentType: PROBLEM_JSON, text: JSON.stringify(problem) }
+      : {
+          contentType: "application/json",
+          text: JSON.stringify(inServiceShape({ status: problem.status, contentType: PROBLEM_JSON, body: problem }, where).body),
+        };
 }
 
 /** Where each parameter of the document is sent (query, path, header), by name: a FastAPI field error's `loc` starts with it. */
