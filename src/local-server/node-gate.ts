@@ -110,6 +110,12 @@ export function createNodeGate(options: GateOptions): NodeGate {
       const method = req.method ?? "GET";
       const q = target.indexOf("?");
       const path = q < 0 ? target : target.slice(0, q);
+      // Two Host headers: req.headers keeps the first, so a foreign one after the server's own was
+      // admitted. HTTP allows one (RFC 9112, section 3.2: 400), and the request is not read further.
+      if ((req.headersDistinct.host?.length ?? 0) > 1) {
+        refuse(res, problemDetails("bad-request", "The request has more than one Host header; HTTP allows one.", path), {});
+        return undefined;
+      }
       // A foreign Host gets nothing else, CORS headers included.
       if (!isAllowedHost(req.headers.host, policy)) {
         refuse(res, foreignHostProblem(req.headers.host, path, serverName, flagHints), {});

@@ -245,7 +245,7 @@ describe("probes beyond the issue's list", () => {
     await stillServes();
   });
 
-  it("reads a repeated header as fetch does and refuses a fragment fetch never sends, as in-process", async () => {
+  it("reads a repeated header as fetch does, refuses a fragment fetch never sends and a second Host", async () => {
     // node:http's req.headers kept the first of two Content-Types (a PATCH went through where
     // in-process, MSW and the docs page answer 415); a "#" routed a path no fetch can ask for.
     const inProcess = createSimulator({ apiKeys: [KEY] });
@@ -268,9 +268,18 @@ describe("probes beyond the issue's list", () => {
       },
       { target: `${deployment()}#x`, headers: [["content-type", "application/json"]], status: 400 },
       { target: "/v2/deployments?name_contains=a#b", headers: [], status: 400 },
+      // A second Host after the server's own was admitted (req.headers keeps the first); HTTP allows one.
+      {
+        target: "/_simulator/reset",
+        headers: [
+          ["host", "evil.example"],
+          ["content-type", "application/json"],
+        ],
+        status: 400,
+      },
     ];
     for (const c of cases) {
-      const method = c.headers.length > 0 ? "PATCH" : "GET";
+      const method = c.target.startsWith("/_simulator") ? "POST" : c.headers.length > 0 ? "PATCH" : "GET";
       const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
         const url = new URL(sim.url);
         const flat = ["host", url.host, "x-api-key", KEY, ...c.headers.flat()];
@@ -281,11 +290,12 @@ describe("probes beyond the issue's list", () => {
           res.on("data", (chunk: Buffer) => (text += chunk));
           res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
         });
-        req.end(method === "PATCH" ? "{}" : undefined);
+        req.end(method === "GET" ? undefined : "{}");
       });
       expect(answer.status, `${c.target} ${JSON.stringify(c.headers)}: ${answer.text}`).toBe(c.status);
-      if (c.status === 400) expect(JSON.parse(answer.text).detail).toMatch(/fragment \(#\)/);
-      if (!c.target.includes("#")) {
+      if (c.status === 400) expect(JSON.parse(answer.text).detail).toMatch(/fragment \(#\)|more than one Host/);
+      // fetch sends neither a fragment nor a Host of its own.
+      if (!c.target.includes("#") && method !== "POST") {
         const headers = new Headers([["x-api-key", KEY], ...c.headers]);
         const fetched = await inProcess.fetch(`http://127.0.0.1${c.target}`, { method, headers, ...(method === "PATCH" ? { body: "{}" } : {}) });
         expect(fetched.status, `in-process ${c.target}`).toBe(c.status);
