@@ -42,6 +42,8 @@ type StrictMethod<M extends Method> = <P extends PathWith<M>>(
  */
 export type DeploymentsClient = Omit<Client<paths>, "GET" | "PATCH"> & { GET: StrictMethod<"get">; PATCH: StrictMethod<"patch"> };
 
+// Every optional option also takes `undefined`, which keeps the default: with exactOptionalPropertyTypes
+// a consumer can still pass `apiKey: process.env.DMS_API_KEY`.
 export interface DeploymentsClientOptions {
   /**
    * The service root: an http(s) URL such as `https://api.example.com` or `http://127.0.0.1:4010` for
@@ -53,27 +55,27 @@ export interface DeploymentsClientOptions {
    * Sent as `X-Api-Key` on every request; must not be empty. Leave it out when something else adds
    * the key, such as a same-origin proxy in front of a browser app.
    */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Sent as `X-Tenant-Id` when given (not empty): selects the workspace. */
-  tenantId?: string;
+  tenantId?: string | undefined;
   /** The fetch to send requests with; globalThis.fetch by default. */
-  fetch?: RequestFetch;
+  fetch?: RequestFetch | undefined;
   /** Extra headers for every request. */
-  headers?: HeadersOptions;
+  headers?: HeadersOptions | undefined;
   /**
    * The longest one attempt may take, from sending the request to the last byte of the response body.
    * Default 30,000 ms. A GET that times out is retried like a network failure; the error after the
    * last attempt is a RequestTimeoutError.
    */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /**
    * The longest response body the client reads, in bytes. Default 134,217,728 (128 MiB). A longer
    * body (by its Content-Length, or as it arrives) rejects the call with a ResponseTooLargeError,
    * which is not retried; the rest of the body is not read.
    */
-  maxResponseBytes?: number;
+  maxResponseBytes?: number | undefined;
   /** Retries of GET requests on 429, 502, 503, 504, network failures and timeouts; `{ retries: 0 }` turns them off. */
-  retry?: Partial<RetryOptions>;
+  retry?: { [K in keyof RetryOptions]?: RetryOptions[K] | undefined } | undefined;
 }
 
 const WHERE = "createDeploymentsClient";

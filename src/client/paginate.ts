@@ -21,8 +21,8 @@ export type ItemOf<P extends PagedPath> = PageOf<P>["resources"][number];
 
 /** The list's own parameters (query filters, and the path ids where the path has them), plus a signal that stops the walk. */
 export type PaginateParams<P extends PagedPath> = {
-  query?: ListOperation<P>["parameters"]["query"];
-  signal?: AbortSignal;
+  query?: ListOperation<P>["parameters"]["query"] | undefined;
+  signal?: AbortSignal | undefined;
 } & (ListOperation<P>["parameters"] extends { path: infer PathParams } ? { path: PathParams } : Record<never, never>);
 
 /** params may be left out where the list has no required parameter. */

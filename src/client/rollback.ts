@@ -13,7 +13,7 @@ export interface RollbackOptions extends WaitForRevisionOptions {
    * The revision whose source to deploy again. Default: the newest DEPLOYED revision older than
    * the deployment's active one. An id the deployment does not have rejects with ApiError 404.
    */
-  toRevisionId?: string;
+  toRevisionId?: string | undefined;
 }
 
 export interface RolledBackRevision extends DeployedRevision {

@@ -6,21 +6,22 @@ import { checkDelay, checkFunction } from "./option-checks.js";
 import { sleep } from "./sleep.js";
 import type { Revision, RevisionStatus } from "../shared/types.js";
 
+/** Every option also takes `undefined`, which keeps the default (for exactOptionalPropertyTypes). */
 export interface WaitForRevisionOptions {
   /** Give up after this long, rejecting with RevisionWaitTimeoutError. Default 15 minutes. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** The pause between two polls. Default 2,000 ms. */
-  intervalMs?: number;
+  intervalMs?: number | undefined;
   /** Stops the wait; the promise rejects with the signal's reason. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Called with the first status seen and each time it changes. */
-  onStatus?: (status: RevisionStatus, revision: Revision) => void;
+  onStatus?: ((status: RevisionStatus, revision: Revision) => void) | undefined;
   /**
    * When true, a revision that ends in any terminal state other than DEPLOYED rejects with
    * RevisionFailedError. Default false: the promise resolves with the revision whatever terminal
    * state it reached, and the caller looks at `status`.
    */
-  throwOnFailure?: boolean;
+  throwOnFailure?: boolean | undefined;
 }
 
 export const DEFAULT_WAIT = Object.freeze({ timeoutMs: 15 * 60_000, intervalMs: 2_000 });

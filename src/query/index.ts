@@ -12,6 +12,7 @@ import { type ApiError, unwrap } from "../client/errors.js";
 import { checkDelay } from "../client/option-checks.js";
 import { hasNextPage, type Page, readPage } from "../client/page.js";
 import { DEFAULT_PAGE_SIZE } from "../client/paginate.js";
+import { pathParameterText } from "../client/path-params.js";
 import { type UntypedCall, untypedMethods } from "../client/untyped-call.js";
 import { DEFAULT_WAIT, isTerminalRevisionStatus } from "../client/wait-for-revision.js";
 import type { Revision } from "../shared/types.js";
@@ -86,7 +87,7 @@ export interface DmsMutationOptions<Data, Variables> {
 
 /** `pollUntilTerminal: true` polls every 2 s (waitForRevision's default); `{ intervalMs }` sets the interval. */
 export interface PollOptions {
-  pollUntilTerminal?: boolean | { intervalMs?: number };
+  pollUntilTerminal?: boolean | { intervalMs?: number | undefined } | undefined;
 }
 
 type QueryMember<K extends QueryOperationId> =
@@ -101,7 +102,7 @@ export type DmsQueries = { [K in QueryOperationId]: QueryMember<K> } & {
 
 export interface CreateQueriesOptions {
   /** When given, a successful mutation invalidates the queries it changed in this client before it resolves. */
-  queryClient?: Pick<QueryClient, "invalidateQueries">;
+  queryClient?: Pick<QueryClient, "invalidateQueries"> | undefined;
 }
 
 type Params = { path?: Record<string, unknown>; query?: Record<string, unknown> };
@@ -115,11 +116,14 @@ function pathSegments(operationId: string, path: string, params: Params | undefi
   return segments.map((segment) => {
     if (!segment.startsWith("{")) return segment;
     const name = segment.slice(1, -1);
-    const value = params?.path?.[name];
-    if (typeof value !== "string" && typeof value !== "number") {
-      throw new TypeError(`${operationId}: params.path.${name} must be a string, got ${value === undefined ? "nothing" : typeof value}`);
+    const values: unknown = params?.path;
+    const value = typeof values === "object" && values !== null && Object.hasOwn(values, name) ? (values as Record<string, unknown>)[name] : undefined;
+    try {
+      // The client's own rule: a value it would refuse to send (missing, empty, "..", not text) is refused here, before it becomes a key.
+      return pathParameterText(name, value);
+    } catch (error) {
+      throw new TypeError(`${operationId}: ${(error as Error).message.replace(/^path parameter (\S+)/, "params.path.$1")}`);
     }
-    return String(value);
   });
 }
 

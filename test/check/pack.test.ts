@@ -224,6 +224,119 @@ export function useFirstName(): string | undefined {
     }
   });
 
+  describe("every entry with exactOptionalPropertyTypes and skipLibCheck false", () => {
+    // Options read from the environment are `string | undefined`: every optional option takes
+    // undefined (which keeps the default), so such a project compiles without `?? undefined` tricks.
+    // Every entry's .d.ts is checked too (skipLibCheck false), with its optional peers installed.
+    const EXACT_CONSUMER = `import { createDeploymentsClient, deployRevision, paginate, rollbackDeployment, waitForRevision } from "deployment-management-api";
+import { createQueries } from "deployment-management-api/query";
+import type * as schemas from "deployment-management-api/schemas";
+import type * as simulator from "deployment-management-api/simulator";
+import type * as msw from "deployment-management-api/msw";
+import type * as vite from "deployment-management-api/vite";
+import type * as mcp from "deployment-management-api/mcp";
+import type { paths } from "deployment-management-api/schema";
+import { REVISION_STATUSES } from "deployment-management-api/constants";
+
+declare const env: Record<string, string | undefined>;
+const numberOf = (name: string): number | undefined => (env[name] === undefined ? undefined : Number(env[name]));
+const signal: AbortSignal | undefined = env.NO_SIGNAL ? undefined : AbortSignal.timeout(1000);
+const client = createDeploymentsClient({
+  baseUrl: env.DMS_BASE_URL ?? "http://127.0.0.1:4011",
+  apiKey: env.DMS_API_KEY,
+  tenantId: env.DMS_TENANT_ID,
+  headers: undefined,
+  fetch: undefined,
+  timeoutMs: numberOf("DMS_TIMEOUT_MS"),
+  maxResponseBytes: numberOf("DMS_MAX_RESPONSE_BYTES"),
+  retry: { retries: numberOf("DMS_RETRIES"), minDelayMs: undefined, maxDelayMs: undefined },
+});
+
+export async function run(toRevisionId: string | undefined) {
+  const wait = { timeoutMs: numberOf("T"), intervalMs: numberOf("I"), signal, onStatus: undefined, throwOnFailure: undefined };
+  for await (const d of paginate(client, "/v2/deployments", { query: undefined, signal })) console.log(d.name);
+  await waitForRevision(client, "d", "r", wait);
+  await deployRevision(client, "d", { source_revision_config: { repo_ref: "main" } }, wait);
+  await rollbackDeployment(client, "d", { ...wait, toRevisionId });
+  const q = createQueries(client, { queryClient: undefined });
+  const polled = q.getRevision({ params: { path: { deployment_id: "d", revision_id: "r" } } }, { pollUntilTerminal: { intervalMs: numberOf("P") } });
+  type Everything = [typeof schemas.Deployment, simulator.Simulator, msw.SimulatorHandlerOptions, vite.SimulatorPluginOptions, mcp.McpServerOptions, simulator.SimulatorOptions, keyof paths];
+  return [polled, REVISION_STATUSES, undefined as Everything | undefined] as const;
+}
+`;
+    const settings = [
+      { name: "NodeNext", module: "NodeNext", moduleResolution: "NodeNext" },
+      { name: "bundler", module: "ESNext", moduleResolution: "Bundler" },
+    ];
+    beforeAll(async () => {
+      for (const name of ["@tanstack/query-core", "msw", "vite", "@modelcontextprotocol/sdk", "@types/node"]) {
+        const target = join(consumer, "node_modules", name);
+        if (existsSync(target)) continue;
+        await mkdir(join(target, ".."), { recursive: true });
+        await symlink(join(ROOT, "node_modules", name), target, "dir");
+      }
+      await writeFile(join(consumer, "exact.ts"), EXACT_CONSUMER);
+    });
+    for (const setting of settings) {
+      it(`strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess, ${setting.name}`, async () => {
+        const { name, ...options } = setting;
+        const file = `tsconfig.exact-${name}.json`;
+        const exact = { strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, skipLibCheck: false, types: ["node"] };
+        await writeConsumerTsconfig(file, ["exact.ts"], { ...options, ...exact });
+        expect(await typeCheck(file)).toBe("");
+      });
+    }
+  });
+
+  describe("from CommonJS", () => {
+    // A CommonJS package (`"type": "commonjs"`) beside the consumer: Node 22.12 and later require()
+    // the package's ES modules, and TypeScript allows it with "module": "nodenext".
+    const cjs = () => join(consumer, "cjs");
+    beforeAll(async () => {
+      await mkdir(cjs(), { recursive: true });
+      await writeFile(join(cjs(), "package.json"), JSON.stringify({ name: "cjs-consumer", private: true, type: "commonjs" }));
+    });
+
+    it("require() loads every entry a program can load; the types-only and YAML entries say what they are", async () => {
+      const entries = ["", "/simulator", "/query", "/schemas", "/constants", "/openapi.json", "/package.json", "/schema", "/openapi.yaml"];
+      const script = `const out = {};
+for (const entry of ${JSON.stringify(entries)}) {
+  const name = "deployment-management-api" + entry;
+  try { out[entry || "."] = Object.keys(require(name)).length > 0 ? "ok" : "empty"; }
+  catch (error) { out[entry || "."] = error.code || error.message.split("\\n")[0]; }
+}
+out.resolveYaml = require.resolve("deployment-management-api/openapi.yaml").endsWith("generated/openapi.yaml");
+const { createDeploymentsClient } = require("deployment-management-api");
+out.client = typeof createDeploymentsClient({ baseUrl: "http://127.0.0.1:4011" }).GET;
+console.log(JSON.stringify(out));
+`;
+      await writeFile(join(cjs(), "require.js"), script);
+      const { stdout } = await run(process.execPath, ["require.js"], { cwd: cjs() });
+      const out = JSON.parse(stdout);
+      for (const entry of [".", "/simulator", "/query", "/schemas", "/constants", "/openapi.json", "/package.json"]) expect(out[entry], entry).toBe("ok");
+      // `/schema` is types only: Node says the subpath is not exported for it; YAML is data, resolved and read as a file.
+      expect(out["/schema"]).toBe("ERR_PACKAGE_PATH_NOT_EXPORTED");
+      expect(out.resolveYaml).toBe(true);
+      expect(out.client).toBe("function");
+    });
+
+    it('type-checks a CommonJS TypeScript consumer with "module": "nodenext"', async () => {
+      await writeFile(
+        join(cjs(), "consumer.ts"),
+        `import { createDeploymentsClient, unwrap } from "deployment-management-api";
+import { createQueries } from "deployment-management-api/query";
+import { Deployment } from "deployment-management-api/schemas";
+import type { paths } from "deployment-management-api/schema";
+const client = createDeploymentsClient({ baseUrl: "http://127.0.0.1:4011", apiKey: "k" });
+export const all = [unwrap, createQueries(client), Deployment] as const;
+export type Path = keyof paths;
+`,
+      );
+      await writeConsumerTsconfig("tsconfig.cjs.json", ["cjs/consumer.ts"], { types: [], skipLibCheck: false });
+      expect(await typeCheck("tsconfig.cjs.json")).toBe("");
+    });
+  });
+
   describe("runs a JavaScript consumer", () => {
     let server: LocalServer;
     beforeAll(async () => {

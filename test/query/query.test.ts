@@ -2,7 +2,7 @@
 // observers, the same objects useQuery and its kin drive) against the simulator over HTTP.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { InfiniteQueryObserver, MutationObserver, QueryClient, QueryObserver } from "@tanstack/query-core";
+import { hashKey, InfiniteQueryObserver, MutationObserver, QueryClient, QueryObserver } from "@tanstack/query-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { OPERATIONS } from "../../generated/operations.js";
 import { ApiError, createDeploymentsClient, paginate, TERMINAL_REVISION_STATUSES, type DeploymentsClient } from "../../src/index.js";
@@ -90,11 +90,51 @@ describe("createQueries", () => {
 
   it("a missing path parameter is a TypeError naming it, before any request", () => {
     const q = createQueries(client);
-    expect(() => (q.getDeployment as (init?: unknown) => unknown)({ params: { path: {} } })).toThrow(
-      /getDeployment: params.path.deployment_id must be a string/,
-    );
+    expect(() => (q.getDeployment as (init?: unknown) => unknown)({ params: { path: {} } })).toThrow(/getDeployment: params.path.deployment_id is missing/);
     expect(() => createQueries({} as DeploymentsClient)).toThrow(TypeError);
     expect(() => q.getRevision({ params: { path: { deployment_id, revision_id: "r" } } }, { pollUntilTerminal: { intervalMs: -1 } })).toThrow(/intervalMs/);
+  });
+
+  // [value, what the TypeError says]: every value the client refuses to send is refused when the key
+  // is made, in the client's words (src/client/path-params.ts), for every member with a path parameter.
+  const badPathValues: [unknown, RegExp][] = [
+    [undefined, /is missing$/],
+    [null, /must be a string, got null$/],
+    [{ id: "x" }, /must be a string, got object$/],
+    [Number.NaN, /must be a string, got number$/],
+    ["", /must not be empty$/],
+    [".", /must not be "\.": it would leave its path segment$/],
+    ["%2E%2e", /must not be "%2E%2e": it would leave its path segment$/],
+    ["\uD800", /must be well-formed Unicode/],
+  ];
+  it.each(badPathValues)("path parameter %j: every member with a path parameter throws a TypeError naming it, before any request", async (value, said) => {
+    const q = createQueries(client) as unknown as Record<string, (init?: unknown) => unknown>;
+    const members = Object.entries(OPERATIONS).filter(([, op]) => op.path.includes("{"));
+    expect(members.length).toBeGreaterThan(2);
+    for (const [operationId, op] of members) {
+      const names = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+      const last = names.at(-1)!;
+      const path = Object.fromEntries(names.map((name) => [name, name === last ? value : "ok"]));
+      const message = new RegExp(`^${operationId}: params\\.path\\.${last} ${said.source}`);
+      if (op.method === "get") expect(() => q[operationId]!({ params: { path } }), operationId).toThrow(message);
+      else
+        await expect((q[operationId]!() as { mutationFn: (v: unknown) => Promise<unknown> }).mutationFn({ params: { path }, body: {} })).rejects.toThrow(
+          message,
+        );
+    }
+  });
+
+  it("keys are distinct per parameter value and stable for the same request: a number and its text, undefined query values, query key order", () => {
+    const q = createQueries(client);
+    const key = (init: Parameters<typeof q.listRevisions>[0]) => JSON.stringify(q.listRevisions(init).queryKey);
+    const path = { deployment_id };
+    expect(key({ params: { path, query: { limit: 5, offset: undefined } } })).toBe(key({ params: { path, query: { limit: 5 } } }));
+    expect(key({ params: { path, query: { limit: 5, offset: 5 } } })).not.toBe(key({ params: { path, query: { limit: 5 } } }));
+    expect(key({ params: { path: { deployment_id: "a" } } })).not.toBe(key({ params: { path: { deployment_id: "b" } } }));
+    // TanStack hashes keys with their objects' keys sorted: the same query written in another order is one cache entry.
+    expect(hashKey(q.listDeployments({ params: { query: { limit: 5, offset: 10 } } }).queryKey)).toBe(
+      hashKey(q.listDeployments({ params: { query: { offset: 10, limit: 5 } } }).queryKey),
+    );
   });
 
   it("queryFn passes TanStack's signal on: cancelling the query aborts the request in flight", async () => {
