@@ -1,4 +1,5 @@
 // deployRevision: patch a deployment and wait for the revision the patch created, the usual CI/CD step.
+import { jsonExcerpt } from "./problem-details.js";
 import type { DeploymentsClient } from "./client.js";
 import { ApiError, unwrap } from "./errors.js";
 import { isUuid } from "../shared/uuid.js";
@@ -99,7 +100,7 @@ export async function patchForRevision(
   if (!isUuid(revisionId)) {
     throw new ApiError(answered.response, deployment, {
       title: "Invalid response body",
-      detail: `the PATCH answer's latest_revision_id ${JSON.stringify(revisionId) ?? "(none)"} is not a UUID`,
+      detail: `the PATCH answer's latest_revision_id ${jsonExcerpt(revisionId, 60) ?? "(none)"} is not a UUID`,
     });
   }
   return { deployment, revisionId };

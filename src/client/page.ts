@@ -2,6 +2,7 @@
 // offset of the next page, and a page with fewer than `limit` resources is the last one. Both
 // ways of walking a list (paginate and createQueries' infinite queries) read each page through
 // this check, so a server that breaks the rule fails them in the same words.
+import { jsonExcerpt } from "./problem-details.js";
 import { ApiError, unwrap } from "./errors.js";
 import type { UntypedResult } from "./untyped-call.js";
 
@@ -41,7 +42,7 @@ export function readPage<Item>(result: UntypedResult, limit: number, offset: num
       title: "Invalid response body",
       detail: Number.isSafeInteger(page.offset)
         ? `the response offset ${page.offset} does not advance past ${offset}`
-        : `the response offset ${JSON.stringify(page.offset) ?? "(none)"} is not a whole number`,
+        : `the response offset ${jsonExcerpt(page.offset, 60) ?? "(none)"} is not a whole number`,
     });
   }
   return page;

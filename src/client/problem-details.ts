@@ -3,6 +3,7 @@
 // plain text and HTML pages from proxies. The fields come back always filled, so an error message
 // and a program branching on `kind` never meet an empty hole.
 import { PROBLEM_TYPES, type ProblemKind } from "../../generated/constants.js";
+import { checkNesting, NestedTooDeepError } from "../shared/mask.js";
 import { toPointer } from "../shared/walk.js";
 import { invalidFieldsDetail } from "../shared/problems.js";
 import type { Problem, ProblemFieldError } from "../shared/types.js";
@@ -80,6 +81,22 @@ function shortOrUndefined(value: unknown): string | undefined {
 export function shorten(value: string): string {
   const collapsed = value.replace(/\s+/g, " ").trim();
   return collapsed.length <= MAX_DETAIL_LENGTH ? collapsed : `${collapsed.slice(0, MAX_DETAIL_LENGTH - 1)}…`;
+}
+
+/**
+ * A value the server sent, as JSON text for a message, cut after `max` characters. A value nested
+ * more than MAX_WALK_DEPTH levels (a few kilobytes of `[`) would overflow the stack of JSON.stringify:
+ * it reads as the NestedTooDeepError's words instead, whole, as on every surface that shows data.
+ */
+export function jsonExcerpt(value: unknown, max = MAX_DETAIL_LENGTH): string | undefined {
+  try {
+    checkNesting(value);
+  } catch (error) {
+    if (error instanceof NestedTooDeepError) return `(${error.message})`;
+    throw error;
+  }
+  const json = JSON.stringify(value);
+  return json === undefined || json.length <= max ? json : `${json.slice(0, max - 1)}…`;
 }
 
 const ENTITIES: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
@@ -167,7 +184,7 @@ export function readProblem(status: number, body: unknown, response?: { statusTe
   } else if (body === undefined || body === null || body === "") {
     detail = `The response body was empty (${reason}).`;
   } else {
-    detail = shorten(JSON.stringify(body));
+    detail = shorten(jsonExcerpt(body) ?? String(body));
   }
   return { problem: undefined, type: undefined, kind, title: reason, detail, instance: undefined, errors: [] };
 }

@@ -1,6 +1,7 @@
 // rollbackDeployment: deploy again what an earlier revision ran. The service has no rollback
 // endpoint, so a rollback is an ordinary PATCH whose source_revision_config pins that revision's
 // source (the commit it was built from, not the branch, which may have moved on), then a wait.
+import { jsonExcerpt } from "./problem-details.js";
 import type { DeploymentsClient } from "./client.js";
 import { type DeployedRevision, patchForRevision } from "./deploy-revision.js";
 import { ApiError, unwrap } from "./errors.js";
@@ -62,7 +63,7 @@ export function rollbackPatch(deployment: Deployment, target: Revision): Deploym
     throw new ApiError(new Response(null, { status: 200 }), target, {
       request: { method: "GET", url: revision },
       title: "Invalid response body",
-      detail: `revision ${target?.id} has no source_revision_config object (${(JSON.stringify(said) ?? "none").slice(0, 60)}), so there is nothing to deploy again; nothing was sent`,
+      detail: `revision ${target?.id} has no source_revision_config object (${jsonExcerpt(said, 60) ?? "none"}), so there is nothing to deploy again; nothing was sent`,
     });
   }
   const { repo_commit_sha: sha, ...reported } = said as SourceRevisionConfig;

@@ -1,4 +1,5 @@
 // waitForRevision: poll a revision until it reaches a terminal state, what a CI script does after a patch.
+import { jsonExcerpt } from "./problem-details.js";
 import { TERMINAL_REVISION_STATUSES } from "../../generated/constants.js";
 import type { DeploymentsClient } from "./client.js";
 import { ApiError, unwrap } from "./errors.js";
@@ -116,7 +117,7 @@ export async function waitForRevision(
       if (typeof (revision as { status?: unknown } | null)?.status !== "string") {
         throw new ApiError(result.response, revision, {
           title: "Invalid response body",
-          detail: `the ${result.response.status} response is not a revision: its "status" is ${(JSON.stringify((revision as { status?: unknown } | null)?.status) ?? "missing").slice(0, 60)}, not a string`,
+          detail: `the ${result.response.status} response is not a revision: its "status" is ${jsonExcerpt((revision as { status?: unknown } | null)?.status, 60) ?? "missing"}, not a string`,
         });
       }
       if (revision.status !== lastStatus) {

@@ -28,6 +28,26 @@ const BAD_IDS = new Map<string, unknown>(
 );
 const FORGED_STATUS = "BUILDING\n### ✅ forged [link](https://evil.example) | ![i](x)";
 
+/** Deployments and a revision whose answers quote a value nested too deep (see DEEP_QUOTED). */
+const DEEP_PATCH = "ab0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01";
+const DEEP_ROLLBACK = "ac0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01";
+const DEEP_STATUS = "ad6b5e0a-7f6d-4b1e-8a47-3d2f1c9e8b70";
+const ITEM = `{"id":"${DEPLOYMENT}","name":"n"}`;
+/** `METHOD path[?name_contains]` → status and body, DEEP standing for 5000 levels of arrays. */
+const DEEP_QUOTED = new Map<string, [number, string]>([
+  ["GET /v2/deployments?deep-body", [200, "DEEP"]],
+  ["GET /v2/deployments?deep-error-body", [500, "DEEP"]],
+  ["GET /v2/deployments?deep-offset", [200, `{"resources":[${ITEM},${ITEM}],"offset":DEEP}`]],
+  [`GET /v2/deployments/${DEEP_PATCH}`, [200, `{"id":"${DEEP_PATCH}","source":"scm_host","latest_revision_id":"${REVISION}"}`]],
+  [`PATCH /v2/deployments/${DEEP_PATCH}`, [200, `{"id":"${DEEP_PATCH}","source":"scm_host","latest_revision_id":DEEP}`]],
+  [`GET /v2/deployments/${DEPLOYMENT}/revisions/${DEEP_STATUS}`, [200, `{"id":"${DEEP_STATUS}","status":DEEP}`]],
+  [
+    `GET /v2/deployments/${DEEP_ROLLBACK}`,
+    [200, `{"id":"${DEEP_ROLLBACK}","source":"scm_host","latest_revision_id":"${REVISION}","active_revision_id":"${REVISION}"}`],
+  ],
+  [`GET /v2/deployments/${DEEP_ROLLBACK}/revisions/${REVISION}`, [200, `{"id":"${REVISION}","status":"DEPLOYED","source_revision_config":DEEP}`]],
+]);
+
 let server: LocalServer;
 let work: string;
 
@@ -47,6 +67,10 @@ beforeAll(async () => {
     if (path === "/v2/deployments" && req.url.searchParams.get("name_contains") === "deep-error") {
       return sendText(res, 400, `{"title":"Bad","status":400,"detail":"no","x":${deep}}`, "application/problem+json");
     }
+    // A value the client quotes in its own message (a page's offset, a PATCH answer's revision id, a
+    // revision's status, a rollback target's source), or a whole body, nested 5000 levels deep.
+    const quoted = DEEP_QUOTED.get(`${req.method} ${path}${path === "/v2/deployments" ? `?${req.url.searchParams.get("name_contains")}` : ""}`);
+    if (quoted) return sendText(res, quoted[0], quoted[1].replaceAll("DEEP", deep), "application/json");
     const bad = BAD_IDS.get(path.split("/")[3] ?? "");
     if (bad !== undefined && path.includes("/revisions/")) return sendJson(res, 200, { id: bad, status: "DEPLOYED" });
     if (bad !== undefined)
@@ -148,14 +172,19 @@ describe("a PATCH answer whose revision id is not a UUID is the service's error 
 });
 
 /** The MCP server's deploy tool against the same server, its text answer. */
-async function mcpDeploy(deployment: string): Promise<{ isError: boolean; text: string }> {
+function mcpDeploy(deployment: string): Promise<{ isError: boolean; text: string }> {
+  return mcpCall("deploy", { deployment_id: deployment, source_revision_config: { repo_ref: "main" } });
+}
+
+/** One call of an MCP tool against the same server, its text answer. */
+async function mcpCall(tool: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string }> {
   const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "env-key", retry: { retries: 0 } });
   const mcpServer = createMcpServer({ client, pollIntervalMs: 5, redact: ["env-key"] });
   const mcp = new Client({ name: "dms-hostile-test", version: "1.0.0" });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await Promise.all([mcpServer.connect(serverSide), mcp.connect(clientSide)]);
   try {
-    const result = await mcp.callTool({ name: "deploy", arguments: { deployment_id: deployment, source_revision_config: { repo_ref: "main" } } });
+    const result = await mcp.callTool({ name: tool, arguments: args });
     return { isError: result.isError === true, text: (result.content as { text: string }[]).map((c) => c.text).join("\n") };
   } finally {
     await mcp.close();
@@ -225,5 +254,54 @@ describe("an answer nested deeper than any of the document is the service's erro
     expect(result.stderr).toMatch(message);
     expect(result.stderr).not.toMatch(/unexpected error|Maximum call stack|at Masker/);
     expect(JSON.parse(result.stdout.trimEnd().split("\n").at(-1)!)).toMatchObject({ event: "result", exit_code: 6 });
+  });
+});
+
+describe("a value the client quotes in a message, nested too deep, reads as the service's error on dms and the MCP server alike", () => {
+  const TOO_DEEP = /the service's answer nests objects and arrays more than 100 levels deep, which no answer of the document does: it is not shown/;
+  // [what, dms command line, MCP tool and arguments, what both say]: each once overflowed the stack
+  // of JSON.stringify in the client's message ("Maximum call stack size exceeded").
+  const cases: [string, string[], string, Record<string, unknown>, RegExp][] = [
+    ["a list answered with a bare array", ["deployments", "--name-contains", "deep-body"], "list_deployments", { name_contains: "deep-body" }, /./],
+    [
+      "an error body that is a bare array",
+      ["deployments", "--name-contains", "deep-error-body"],
+      "list_deployments",
+      { name_contains: "deep-error-body" },
+      TOO_DEEP,
+    ],
+    [
+      "a page's offset",
+      ["deployments", "--name-contains", "deep-offset", "--limit", "2"],
+      "list_deployments",
+      { name_contains: "deep-offset", limit: 2 },
+      TOO_DEEP,
+    ],
+    [
+      "a PATCH answer's latest_revision_id",
+      ["deploy", DEEP_PATCH, "--ref", "main"],
+      "deploy",
+      { deployment_id: DEEP_PATCH, source_revision_config: { repo_ref: "main" } },
+      TOO_DEEP,
+    ],
+    ["a revision's status", ["wait", DEPLOYMENT, DEEP_STATUS], "wait_for_revision", { deployment_id: DEPLOYMENT, revision_id: DEEP_STATUS }, TOO_DEEP],
+    [
+      "a rollback target's source_revision_config",
+      ["rollback", DEEP_ROLLBACK, "--to", REVISION],
+      "rollback",
+      { deployment_id: DEEP_ROLLBACK, revision_id: REVISION },
+      TOO_DEEP,
+    ],
+  ];
+  it.concurrent.each(cases)("%s", async (_what, args, tool, toolArgs, words) => {
+    const result = await dms([...args, "--json", ...(args[0] === "deployments" ? [] : ["--interval", "10ms", "--timeout", "2s"])], env());
+    expect(result.code, result.stderr).toBe(6);
+    expect(result.stderr).toMatch(words);
+    const last = JSON.parse(result.stdout.trimEnd().split("\n").at(-1)!);
+    expect(last).toMatchObject({ event: "result", exit_code: 6 });
+    const mcp = await mcpCall(tool, toolArgs);
+    expect(mcp.isError, mcp.text).toBe(true);
+    expect(mcp.text).toMatch(words);
+    for (const text of [result.stderr, result.stdout, mcp.text]) expect(text).not.toMatch(/Maximum call stack|unexpected error/);
   });
 });
