@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { mkdir } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { Plugin, PreviewServer, ViteDevServer } from "vite";
+import { withoutDotSegments } from "../gate/gate.js";
 import { createNodeGate, type NodeGate } from "../local-server/node-gate.js";
 import { checkSimulatorOptions, type KeyScope, type SimulatorApiKey, type SimulatorFault, type SimulatorLatency } from "../simulator/core/options.js";
 import type { ErrorShape } from "../shared/problems.js";
@@ -177,7 +178,9 @@ export function simulatorPlugin(options: SimulatorPluginOptions = {}): Simulator
     // Made on the first request: by then the server listens and its URLs (names, origins) are known.
     let gate: NodeGate | undefined;
     return (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => {
-      const target = underPrefix(req.url ?? "/", prefix);
+      // Dot segments removed before the prefix is matched, as fetch's URL parser removes them before a
+      // request leaves: `/dms/../dms/v2/listeners` is the simulator's, `/dms/v2/../../v2/listeners` Vite's.
+      const target = underPrefix(withoutDotSegments(req.url ?? "/"), prefix);
       if (target === undefined) return next();
       gate ??= createNodeGate({
         policy: vitePolicy(server, kind),

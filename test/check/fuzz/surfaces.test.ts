@@ -402,3 +402,18 @@ it("every surface answers a table of hostile requests alike, in both error shape
   }
   expect(problems.join("\n")).toBe("");
 });
+
+it("under the Vite plugin, a target's dot segments are removed before its prefix is matched, as fetch removes them", async () => {
+  // The plugin matched the prefix on the raw target: `/sim-0/../sim-0/v2/listeners` was the simulator's
+  // 404, `/sim-0/v2/../../v2/listeners` (outside the prefix once resolved) the simulator's 200.
+  const origin = vite.resolvedUrls!.local[0]!;
+  const request = (target: string): WireRequest => ({ method: "GET", target, headers: [["x-api-key", "dev"]] });
+  for (const target of ["/sim-0/../sim-0/v2/listeners", "/sim-0/%2e%2e/sim-0/v2/listeners", "/x/../sim-0/v2/listeners", "/sim-0/./v2/listeners"]) {
+    const answer = await sendRaw(origin, request(target));
+    expect(`${target} ${answer.status} ${answer.contentType}`).toMatch(/ 200 application\/json/);
+  }
+  for (const target of ["/sim-0/v2/../../v2/listeners", "/sim-0/v2/%2e%2e/%2E%2E/v2/listeners"]) {
+    const answer = await sendRaw(origin, request(target));
+    expect(`${target} ${answer.status} ${answer.contentType}`, answer.text.slice(0, 200)).not.toMatch(/application\/(problem\+)?json/);
+  }
+});
