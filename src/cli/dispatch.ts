@@ -1,7 +1,9 @@
 // What dms does with its command line: help, version, and each command, loaded on use. This module
 // only loads the help texts (and the command specs they are built from); each command's module, and
 // the client or the simulator it needs, is imported when that command runs, so `dms --help` is quick.
+import { commandFlags } from "./flags.js";
 import { HELP } from "./help.js";
+import { COMMANDS as SPECS } from "./specs.js";
 import type { Io } from "./output.js";
 
 type Run = (args: string[], io: Io) => Promise<number>;
@@ -17,9 +19,24 @@ const API_COMMANDS: Record<string, () => Promise<{ run: Run }>> = {
 };
 const COMMANDS = [...Object.keys(API_COMMANDS), "simulate"];
 
-function wantsHelp(args: string[]): boolean {
+/** The words of a command line that can be flags: those before `--` (after it, every word is an argument). */
+function flagWords(args: string[]): string[] {
   const end = args.indexOf("--");
-  return (end === -1 ? args : args.slice(0, end)).some((a) => a === "--help" || a === "-h");
+  return end === -1 ? args : args.slice(0, end);
+}
+
+function wantsHelp(args: string[]): boolean {
+  return flagWords(args).some((a) => a === "--help" || a === "-h");
+}
+
+/**
+ * Whether a command line that failed to parse asked for JSON lines: the command has --json and it
+ * was given as a flag. `dms mcp --json` did not (stdout is the MCP protocol's there), nor did
+ * `dms deploy -- --json` (an argument).
+ */
+function wantsJson(name: string, args: string[]): boolean {
+  const spec = SPECS[name as keyof typeof SPECS];
+  return spec !== undefined && Object.hasOwn(commandFlags(spec), "json") && flagWords(args).includes("--json");
 }
 
 // The Action's one-file build (tools/release/action-build.ts) defines this as the version it was
@@ -95,7 +112,7 @@ async function runCommand(name: string, args: string[], io: Io): Promise<number>
     io.stderr.write(`dms ${name}: ${message}\n${usage ? `${usage}\n` : ""}Run "dms ${name} --help" for its flags.\n`);
     annotateError(io, `dms ${name}`, error.message);
     // With --json the last line on stdout is always a result object.
-    if (args.includes("--json")) io.stdout.write(`${JSON.stringify({ event: "result", exit_code: 2, error: { kind: "usage", message } })}\n`);
+    if (wantsJson(name, args)) io.stdout.write(`${JSON.stringify({ event: "result", exit_code: 2, error: { kind: "usage", message } })}\n`);
     return 2;
   }
 }

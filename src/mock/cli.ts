@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { parseAllowedHost, parseCorsOrigin } from "../gate/policy.js";
 import { PortInUseError, portInUseLine, stopOnSignals } from "../local-server/listen.js";
 import { parsePort } from "../shared/port.js";
+import { terminalSafe } from "../shared/terminal-text.js";
 import { type RunningMock, startMock } from "./front.js";
 
 const DOCUMENT = fileURLToPath(new URL("../../generated/openapi.yaml", import.meta.url));
@@ -50,7 +51,8 @@ export async function runMockCli(argv: string[] = process.argv.slice(2), env: No
   } catch (error) {
     const message = (error as Error).message;
     // Every usage error with the usage line, as every local server says one.
-    console.error(`mock: ${message}\n${USAGE}`);
+    // A flag as typed may hold control characters: shown, not obeyed by the terminal.
+    console.error(`mock: ${terminalSafe(message)}\n${USAGE}`);
     process.exit(2);
   }
 
@@ -59,7 +61,7 @@ export async function runMockCli(argv: string[] = process.argv.slice(2), env: No
     mock = await startMock(options);
   } catch (error) {
     if (error instanceof PortInUseError) console.error(portInUseLine("mock", error.port, "PORT (PORT=4020 npm start)"));
-    else console.error(`mock: cannot start: ${String((error as Error)?.message ?? error)}`);
+    else console.error(`mock: cannot start: ${terminalSafe(String((error as Error)?.message ?? error))}`);
     process.exit(1);
   }
 

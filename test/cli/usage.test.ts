@@ -2,6 +2,8 @@
 // variables and the flags that win over them, and the help of every command.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sendJson, startLocalServer, type LocalServer } from "../client/local-server.js";
+import { commandFlags } from "../../src/cli/flags.js";
+import { COMMANDS } from "../../src/cli/specs.js";
 // In-process (runDms with captured streams) where no process boundary is under test; `dms simulate`
 // (which starts a server in its own process) and the module-loading check run the bin.
 import { dms as dmsProcess, dmsInProcess as dms, jsonLines } from "./support.js";
@@ -113,6 +115,26 @@ describe("usage errors: exit 2, the message names the flag or variable, nothing 
     ]);
   });
 
+  // Table-driven from the flag tables: a command that takes --json ends with a result line when
+  // --json is given as a flag, and no other command line writes to stdout (`dms mcp`'s stdout is
+  // the MCP protocol's; after `--`, "--json" is an argument).
+  const jsonCases = Object.values(COMMANDS)
+    .filter((spec) => spec.name !== "simulate")
+    .flatMap((spec) => {
+      const takesJson = Object.hasOwn(commandFlags(spec), "json");
+      return [
+        [spec.name, ["--bogus", "--json"], takesJson],
+        [spec.name, ["--bogus", "--", "--json"], false],
+        [spec.name, ["--", "--json"], false],
+      ] as const;
+    });
+  it.concurrent.each(jsonCases)("dms %s %j: a result line on stdout only if the command takes --json as a flag (%s)", async (name, args, resultLine) => {
+    const result = await dms([name, ...args], env());
+    expect(result.code).toBe(2);
+    if (resultLine) expect(jsonLines(result.stdout)).toEqual([{ event: "result", exit_code: 2, error: { kind: "usage", message: expect.any(String) } }]);
+    else expect(result.stdout).toBe("");
+  });
+
   it("no command prints the help on stderr", async () => {
     const result = await dms([], env());
     expect(result.code).toBe(2);
@@ -159,10 +181,14 @@ describe("dms simulate", () => {
     [["--port", "nope"], /--port takes a port number from 0 to 65535/],
     [["--bogus"], /'--bogus'/],
     [["--cors-origin", "*"], /--cors-origin/],
+    // A flag or a value as typed is shown with its control characters made visible, never obeyed.
+    [["--\x1b]0;x\x07"], /'--\\x1B\]0;x\\x07'/],
+    [["--latency", "\x1b[2J"], /--latency .*not "\\x1B\[2J"/],
   ])("%j is a usage error (2) naming the flag, and nothing starts", async (args, message) => {
     const result = await dmsProcess(["simulate", ...args]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toContain("\x1b");
     expect(result.stdout).toBe("");
   });
 });
