@@ -224,7 +224,7 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!(typeof data == "number" && (!(data % 1) && !isNaN(data)))) {
+  if (!(typeof data == "number" && (!(data % 1) && !isNaN(data)) && isFinite(data))) {
     const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
     if (vErrors === null) {
       vErrors = [err0];
@@ -233,7 +233,7 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  if (typeof data == "number") {
+  if (typeof data == "number" && isFinite(data)) {
     if (data > 100 || isNaN(data)) {
       const err1 = { instancePath, schemaPath: "#/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
       if (vErrors === null) {
@@ -277,7 +277,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!(typeof data == "number" && (!(data % 1) && !isNaN(data)))) {
+  if (!(typeof data == "number" && (!(data % 1) && !isNaN(data)) && isFinite(data))) {
     const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
     if (vErrors === null) {
       vErrors = [err0];
@@ -286,7 +286,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  if (typeof data == "number") {
+  if (typeof data == "number" && isFinite(data)) {
     if (data < 0 || isNaN(data)) {
       const err1 = { instancePath, schemaPath: "#/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
       if (vErrors === null) {
@@ -1101,7 +1101,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.min_scale !== void 0) {
       let data0 = data.min_scale;
-      if (!(typeof data0 == "number") && data0 !== null) {
+      if (!(typeof data0 == "number" && isFinite(data0)) && data0 !== null) {
         const err1 = { instancePath: instancePath + "/min_scale", schemaPath: "#/properties/min_scale/type", keyword: "type", params: { type: schema50.properties.min_scale.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err1];
@@ -1113,7 +1113,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.max_scale !== void 0) {
       let data1 = data.max_scale;
-      if (!(typeof data1 == "number") && data1 !== null) {
+      if (!(typeof data1 == "number" && isFinite(data1)) && data1 !== null) {
         const err2 = { instancePath: instancePath + "/max_scale", schemaPath: "#/properties/max_scale/type", keyword: "type", params: { type: schema50.properties.max_scale.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err2];
@@ -1125,7 +1125,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.cpu !== void 0) {
       let data2 = data.cpu;
-      if (!(typeof data2 == "number") && data2 !== null) {
+      if (!(typeof data2 == "number" && isFinite(data2)) && data2 !== null) {
         const err3 = { instancePath: instancePath + "/cpu", schemaPath: "#/properties/cpu/type", keyword: "type", params: { type: schema50.properties.cpu.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err3];
@@ -1134,7 +1134,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data2 == "number") {
+      if (typeof data2 == "number" && isFinite(data2)) {
         if (data2 > 8 || isNaN(data2)) {
           const err4 = { instancePath: instancePath + "/cpu", schemaPath: "#/properties/cpu/maximum", keyword: "maximum", params: { comparison: "<=", limit: 8 }, message: "must be <= 8" };
           if (vErrors === null) {
@@ -1157,7 +1157,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.cpu_limit !== void 0) {
       let data3 = data.cpu_limit;
-      if (!(typeof data3 == "number") && data3 !== null) {
+      if (!(typeof data3 == "number" && isFinite(data3)) && data3 !== null) {
         const err6 = { instancePath: instancePath + "/cpu_limit", schemaPath: "#/properties/cpu_limit/type", keyword: "type", params: { type: schema50.properties.cpu_limit.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err6];
@@ -1166,7 +1166,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data3 == "number") {
+      if (typeof data3 == "number" && isFinite(data3)) {
         if (data3 > 16 || isNaN(data3)) {
           const err7 = { instancePath: instancePath + "/cpu_limit", schemaPath: "#/properties/cpu_limit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 16 }, message: "must be <= 16" };
           if (vErrors === null) {
@@ -1189,7 +1189,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.memory_mb !== void 0) {
       let data4 = data.memory_mb;
-      if (!(typeof data4 == "number") && data4 !== null) {
+      if (!(typeof data4 == "number" && isFinite(data4)) && data4 !== null) {
         const err9 = { instancePath: instancePath + "/memory_mb", schemaPath: "#/properties/memory_mb/type", keyword: "type", params: { type: schema50.properties.memory_mb.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err9];
@@ -1201,7 +1201,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.memory_limit_mb !== void 0) {
       let data5 = data.memory_limit_mb;
-      if (!(typeof data5 == "number") && data5 !== null) {
+      if (!(typeof data5 == "number" && isFinite(data5)) && data5 !== null) {
         const err10 = { instancePath: instancePath + "/memory_limit_mb", schemaPath: "#/properties/memory_limit_mb/type", keyword: "type", params: { type: schema50.properties.memory_limit_mb.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err10];
@@ -1213,7 +1213,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.queue_min_scale !== void 0) {
       let data6 = data.queue_min_scale;
-      if (!(typeof data6 == "number") && data6 !== null) {
+      if (!(typeof data6 == "number" && isFinite(data6)) && data6 !== null) {
         const err11 = { instancePath: instancePath + "/queue_min_scale", schemaPath: "#/properties/queue_min_scale/type", keyword: "type", params: { type: schema50.properties.queue_min_scale.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err11];
@@ -1225,7 +1225,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.queue_max_scale !== void 0) {
       let data7 = data.queue_max_scale;
-      if (!(typeof data7 == "number") && data7 !== null) {
+      if (!(typeof data7 == "number" && isFinite(data7)) && data7 !== null) {
         const err12 = { instancePath: instancePath + "/queue_max_scale", schemaPath: "#/properties/queue_max_scale/type", keyword: "type", params: { type: schema50.properties.queue_max_scale.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err12];
@@ -1237,7 +1237,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.queue_cpu !== void 0) {
       let data8 = data.queue_cpu;
-      if (!(typeof data8 == "number") && data8 !== null) {
+      if (!(typeof data8 == "number" && isFinite(data8)) && data8 !== null) {
         const err13 = { instancePath: instancePath + "/queue_cpu", schemaPath: "#/properties/queue_cpu/type", keyword: "type", params: { type: schema50.properties.queue_cpu.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err13];
@@ -1246,7 +1246,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data8 == "number") {
+      if (typeof data8 == "number" && isFinite(data8)) {
         if (data8 > 8 || isNaN(data8)) {
           const err14 = { instancePath: instancePath + "/queue_cpu", schemaPath: "#/properties/queue_cpu/maximum", keyword: "maximum", params: { comparison: "<=", limit: 8 }, message: "must be <= 8" };
           if (vErrors === null) {
@@ -1269,7 +1269,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.queue_cpu_limit !== void 0) {
       let data9 = data.queue_cpu_limit;
-      if (!(typeof data9 == "number") && data9 !== null) {
+      if (!(typeof data9 == "number" && isFinite(data9)) && data9 !== null) {
         const err16 = { instancePath: instancePath + "/queue_cpu_limit", schemaPath: "#/properties/queue_cpu_limit/type", keyword: "type", params: { type: schema50.properties.queue_cpu_limit.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err16];
@@ -1278,7 +1278,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data9 == "number") {
+      if (typeof data9 == "number" && isFinite(data9)) {
         if (data9 > 16 || isNaN(data9)) {
           const err17 = { instancePath: instancePath + "/queue_cpu_limit", schemaPath: "#/properties/queue_cpu_limit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 16 }, message: "must be <= 16" };
           if (vErrors === null) {
@@ -1301,7 +1301,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.queue_memory_mb !== void 0) {
       let data10 = data.queue_memory_mb;
-      if (!(typeof data10 == "number") && data10 !== null) {
+      if (!(typeof data10 == "number" && isFinite(data10)) && data10 !== null) {
         const err19 = { instancePath: instancePath + "/queue_memory_mb", schemaPath: "#/properties/queue_memory_mb/type", keyword: "type", params: { type: schema50.properties.queue_memory_mb.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err19];
@@ -1313,7 +1313,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.queue_memory_limit_mb !== void 0) {
       let data11 = data.queue_memory_limit_mb;
-      if (!(typeof data11 == "number") && data11 !== null) {
+      if (!(typeof data11 == "number" && isFinite(data11)) && data11 !== null) {
         const err20 = { instancePath: instancePath + "/queue_memory_limit_mb", schemaPath: "#/properties/queue_memory_limit_mb/type", keyword: "type", params: { type: schema50.properties.queue_memory_limit_mb.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err20];
@@ -1325,7 +1325,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.orchestrator_cpu !== void 0) {
       let data12 = data.orchestrator_cpu;
-      if (!(typeof data12 == "number") && data12 !== null) {
+      if (!(typeof data12 == "number" && isFinite(data12)) && data12 !== null) {
         const err21 = { instancePath: instancePath + "/orchestrator_cpu", schemaPath: "#/properties/orchestrator_cpu/type", keyword: "type", params: { type: schema50.properties.orchestrator_cpu.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err21];
@@ -1337,7 +1337,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.orchestrator_cpu_limit !== void 0) {
       let data13 = data.orchestrator_cpu_limit;
-      if (!(typeof data13 == "number") && data13 !== null) {
+      if (!(typeof data13 == "number" && isFinite(data13)) && data13 !== null) {
         const err22 = { instancePath: instancePath + "/orchestrator_cpu_limit", schemaPath: "#/properties/orchestrator_cpu_limit/type", keyword: "type", params: { type: schema50.properties.orchestrator_cpu_limit.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err22];
@@ -1349,7 +1349,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.orchestrator_memory_mb !== void 0) {
       let data14 = data.orchestrator_memory_mb;
-      if (!(typeof data14 == "number") && data14 !== null) {
+      if (!(typeof data14 == "number" && isFinite(data14)) && data14 !== null) {
         const err23 = { instancePath: instancePath + "/orchestrator_memory_mb", schemaPath: "#/properties/orchestrator_memory_mb/type", keyword: "type", params: { type: schema50.properties.orchestrator_memory_mb.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err23];
@@ -1361,7 +1361,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.orchestrator_memory_limit_mb !== void 0) {
       let data15 = data.orchestrator_memory_limit_mb;
-      if (!(typeof data15 == "number") && data15 !== null) {
+      if (!(typeof data15 == "number" && isFinite(data15)) && data15 !== null) {
         const err24 = { instancePath: instancePath + "/orchestrator_memory_limit_mb", schemaPath: "#/properties/orchestrator_memory_limit_mb/type", keyword: "type", params: { type: schema50.properties.orchestrator_memory_limit_mb.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err24];
@@ -1373,7 +1373,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.orchestrator_min_scale !== void 0) {
       let data16 = data.orchestrator_min_scale;
-      if (!(typeof data16 == "number") && data16 !== null) {
+      if (!(typeof data16 == "number" && isFinite(data16)) && data16 !== null) {
         const err25 = { instancePath: instancePath + "/orchestrator_min_scale", schemaPath: "#/properties/orchestrator_min_scale/type", keyword: "type", params: { type: schema50.properties.orchestrator_min_scale.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err25];
@@ -1385,7 +1385,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.orchestrator_max_scale !== void 0) {
       let data17 = data.orchestrator_max_scale;
-      if (!(typeof data17 == "number") && data17 !== null) {
+      if (!(typeof data17 == "number" && isFinite(data17)) && data17 !== null) {
         const err26 = { instancePath: instancePath + "/orchestrator_max_scale", schemaPath: "#/properties/orchestrator_max_scale/type", keyword: "type", params: { type: schema50.properties.orchestrator_max_scale.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err26];
@@ -1397,7 +1397,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.executor_cpu !== void 0) {
       let data18 = data.executor_cpu;
-      if (!(typeof data18 == "number") && data18 !== null) {
+      if (!(typeof data18 == "number" && isFinite(data18)) && data18 !== null) {
         const err27 = { instancePath: instancePath + "/executor_cpu", schemaPath: "#/properties/executor_cpu/type", keyword: "type", params: { type: schema50.properties.executor_cpu.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err27];
@@ -1409,7 +1409,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.executor_cpu_limit !== void 0) {
       let data19 = data.executor_cpu_limit;
-      if (!(typeof data19 == "number") && data19 !== null) {
+      if (!(typeof data19 == "number" && isFinite(data19)) && data19 !== null) {
         const err28 = { instancePath: instancePath + "/executor_cpu_limit", schemaPath: "#/properties/executor_cpu_limit/type", keyword: "type", params: { type: schema50.properties.executor_cpu_limit.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err28];
@@ -1421,7 +1421,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.executor_memory_mb !== void 0) {
       let data20 = data.executor_memory_mb;
-      if (!(typeof data20 == "number") && data20 !== null) {
+      if (!(typeof data20 == "number" && isFinite(data20)) && data20 !== null) {
         const err29 = { instancePath: instancePath + "/executor_memory_mb", schemaPath: "#/properties/executor_memory_mb/type", keyword: "type", params: { type: schema50.properties.executor_memory_mb.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err29];
@@ -1433,7 +1433,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.executor_memory_limit_mb !== void 0) {
       let data21 = data.executor_memory_limit_mb;
-      if (!(typeof data21 == "number") && data21 !== null) {
+      if (!(typeof data21 == "number" && isFinite(data21)) && data21 !== null) {
         const err30 = { instancePath: instancePath + "/executor_memory_limit_mb", schemaPath: "#/properties/executor_memory_limit_mb/type", keyword: "type", params: { type: schema50.properties.executor_memory_limit_mb.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err30];
@@ -1445,7 +1445,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.redis_cpu !== void 0) {
       let data22 = data.redis_cpu;
-      if (!(typeof data22 == "number") && data22 !== null) {
+      if (!(typeof data22 == "number" && isFinite(data22)) && data22 !== null) {
         const err31 = { instancePath: instancePath + "/redis_cpu", schemaPath: "#/properties/redis_cpu/type", keyword: "type", params: { type: schema50.properties.redis_cpu.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err31];
@@ -1454,7 +1454,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data22 == "number") {
+      if (typeof data22 == "number" && isFinite(data22)) {
         if (data22 > 8 || isNaN(data22)) {
           const err32 = { instancePath: instancePath + "/redis_cpu", schemaPath: "#/properties/redis_cpu/maximum", keyword: "maximum", params: { comparison: "<=", limit: 8 }, message: "must be <= 8" };
           if (vErrors === null) {
@@ -1477,7 +1477,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.redis_cpu_limit !== void 0) {
       let data23 = data.redis_cpu_limit;
-      if (!(typeof data23 == "number") && data23 !== null) {
+      if (!(typeof data23 == "number" && isFinite(data23)) && data23 !== null) {
         const err34 = { instancePath: instancePath + "/redis_cpu_limit", schemaPath: "#/properties/redis_cpu_limit/type", keyword: "type", params: { type: schema50.properties.redis_cpu_limit.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err34];
@@ -1486,7 +1486,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data23 == "number") {
+      if (typeof data23 == "number" && isFinite(data23)) {
         if (data23 > 16 || isNaN(data23)) {
           const err35 = { instancePath: instancePath + "/redis_cpu_limit", schemaPath: "#/properties/redis_cpu_limit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 16 }, message: "must be <= 16" };
           if (vErrors === null) {
@@ -1509,7 +1509,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.redis_memory_mb !== void 0) {
       let data24 = data.redis_memory_mb;
-      if (!(typeof data24 == "number") && data24 !== null) {
+      if (!(typeof data24 == "number" && isFinite(data24)) && data24 !== null) {
         const err37 = { instancePath: instancePath + "/redis_memory_mb", schemaPath: "#/properties/redis_memory_mb/type", keyword: "type", params: { type: schema50.properties.redis_memory_mb.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err37];
@@ -1521,7 +1521,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.redis_memory_limit_mb !== void 0) {
       let data25 = data.redis_memory_limit_mb;
-      if (!(typeof data25 == "number") && data25 !== null) {
+      if (!(typeof data25 == "number" && isFinite(data25)) && data25 !== null) {
         const err38 = { instancePath: instancePath + "/redis_memory_limit_mb", schemaPath: "#/properties/redis_memory_limit_mb/type", keyword: "type", params: { type: schema50.properties.redis_memory_limit_mb.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err38];
@@ -1533,7 +1533,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.db_cpu !== void 0) {
       let data26 = data.db_cpu;
-      if (!(typeof data26 == "number") && data26 !== null) {
+      if (!(typeof data26 == "number" && isFinite(data26)) && data26 !== null) {
         const err39 = { instancePath: instancePath + "/db_cpu", schemaPath: "#/properties/db_cpu/type", keyword: "type", params: { type: schema50.properties.db_cpu.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err39];
@@ -1545,7 +1545,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.db_cpu_limit !== void 0) {
       let data27 = data.db_cpu_limit;
-      if (!(typeof data27 == "number") && data27 !== null) {
+      if (!(typeof data27 == "number" && isFinite(data27)) && data27 !== null) {
         const err40 = { instancePath: instancePath + "/db_cpu_limit", schemaPath: "#/properties/db_cpu_limit/type", keyword: "type", params: { type: schema50.properties.db_cpu_limit.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err40];
@@ -1557,7 +1557,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.db_memory_mb !== void 0) {
       let data28 = data.db_memory_mb;
-      if (!(typeof data28 == "number") && data28 !== null) {
+      if (!(typeof data28 == "number" && isFinite(data28)) && data28 !== null) {
         const err41 = { instancePath: instancePath + "/db_memory_mb", schemaPath: "#/properties/db_memory_mb/type", keyword: "type", params: { type: schema50.properties.db_memory_mb.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err41];
@@ -1569,7 +1569,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.db_memory_limit_mb !== void 0) {
       let data29 = data.db_memory_limit_mb;
-      if (!(typeof data29 == "number") && data29 !== null) {
+      if (!(typeof data29 == "number" && isFinite(data29)) && data29 !== null) {
         const err42 = { instancePath: instancePath + "/db_memory_limit_mb", schemaPath: "#/properties/db_memory_limit_mb/type", keyword: "type", params: { type: schema50.properties.db_memory_limit_mb.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err42];
@@ -1581,7 +1581,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.db_storage_gi !== void 0) {
       let data30 = data.db_storage_gi;
-      if (!(typeof data30 == "number") && data30 !== null) {
+      if (!(typeof data30 == "number" && isFinite(data30)) && data30 !== null) {
         const err43 = { instancePath: instancePath + "/db_storage_gi", schemaPath: "#/properties/db_storage_gi/type", keyword: "type", params: { type: schema50.properties.db_storage_gi.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err43];
@@ -1593,7 +1593,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.db_max_connections !== void 0) {
       let data31 = data.db_max_connections;
-      if (!(typeof data31 == "number") && data31 !== null) {
+      if (!(typeof data31 == "number" && isFinite(data31)) && data31 !== null) {
         const err44 = { instancePath: instancePath + "/db_max_connections", schemaPath: "#/properties/db_max_connections/type", keyword: "type", params: { type: schema50.properties.db_max_connections.type }, message: "must be number,null" };
         if (vErrors === null) {
           vErrors = [err44];
@@ -2952,7 +2952,7 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!(typeof data == "number" && (!(data % 1) && !isNaN(data)))) {
+  if (!(typeof data == "number" && (!(data % 1) && !isNaN(data)) && isFinite(data))) {
     const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
     if (vErrors === null) {
       vErrors = [err0];
@@ -2961,7 +2961,7 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  if (typeof data == "number") {
+  if (typeof data == "number" && isFinite(data)) {
     if (data > 100 || isNaN(data)) {
       const err1 = { instancePath, schemaPath: "#/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
       if (vErrors === null) {
@@ -3005,7 +3005,7 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!(typeof data == "number" && (!(data % 1) && !isNaN(data)))) {
+  if (!(typeof data == "number" && (!(data % 1) && !isNaN(data)) && isFinite(data))) {
     const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
     if (vErrors === null) {
       vErrors = [err0];
@@ -3014,7 +3014,7 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  if (typeof data == "number") {
+  if (typeof data == "number" && isFinite(data)) {
     if (data < 0 || isNaN(data)) {
       const err1 = { instancePath, schemaPath: "#/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
       if (vErrors === null) {
@@ -3189,7 +3189,7 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!(typeof data == "number" && (!(data % 1) && !isNaN(data)))) {
+  if (!(typeof data == "number" && (!(data % 1) && !isNaN(data)) && isFinite(data))) {
     const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
     if (vErrors === null) {
       vErrors = [err0];
@@ -3198,7 +3198,7 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  if (typeof data == "number") {
+  if (typeof data == "number" && isFinite(data)) {
     if (data > 100 || isNaN(data)) {
       const err1 = { instancePath, schemaPath: "#/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
       if (vErrors === null) {
@@ -3242,7 +3242,7 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!(typeof data == "number" && (!(data % 1) && !isNaN(data)))) {
+  if (!(typeof data == "number" && (!(data % 1) && !isNaN(data)) && isFinite(data))) {
     const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
     if (vErrors === null) {
       vErrors = [err0];
@@ -3251,7 +3251,7 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  if (typeof data == "number") {
+  if (typeof data == "number" && isFinite(data)) {
     if (data < 0 || isNaN(data)) {
       const err1 = { instancePath, schemaPath: "#/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
       if (vErrors === null) {

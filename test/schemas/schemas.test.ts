@@ -95,3 +95,26 @@ describe("schemas", () => {
     expect(generated).not.toMatch(/new Function|eval\(|from "ajv/);
   });
 });
+
+describe("numbers a JavaScript value can hold and JSON cannot", () => {
+  // Every number or integer property of every schema, from the document: NaN (a form's empty number
+  // field read with Number or parseFloat) and the infinities must be issues there, never valid: sent,
+  // JSON.stringify would write them as null, which clears the field on the service.
+  const types = (property: { type?: unknown; anyOf?: { type?: unknown }[] }): unknown[] =>
+    [property.type, ...(property.anyOf ?? []).map((branch) => branch.type)].flat().filter((t) => t !== undefined);
+  const numeric = Object.entries(document.components.schemas as Record<string, { properties?: Record<string, { type?: unknown }> }>).flatMap(([name, schema]) =>
+    Object.entries(schema.properties ?? {})
+      .filter(([, property]) => types(property).some((t) => t === "number" || t === "integer"))
+      .map(([field]) => [name, field] as const),
+  );
+  it("the document has number fields to check", () => {
+    expect(numeric.length).toBeGreaterThan(5);
+  });
+  it.each(numeric.flatMap(([name, field]) => [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY].map((value) => [name, field, value] as const)))(
+    "%s.%s = %s is an issue at that field",
+    (name, field, value) => {
+      const result = sync((schemas as Record<string, schemas.DmsSchema<unknown>>)[name]!["~standard"].validate({ [field]: value }));
+      expect(result.issues?.some((issue) => issue.path?.length === 1 && issue.path[0] === field)).toBe(true);
+    },
+  );
+});

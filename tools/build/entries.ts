@@ -16,7 +16,7 @@ import addFormatsModule from "ajv-formats";
 import standaloneModule from "ajv/dist/standalone/index.js";
 import { build, type Plugin } from "esbuild";
 import { deref, listOperations, type OpenApiDocument } from "../../src/shared/walk.ts";
-import { DOCUMENT_ID, rewriteRefs } from "./validators.ts";
+import { AJV_OPTIONS, DOCUMENT_ID, rewriteRefs } from "./validators.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 // CommonJS modules; their function is also their `default` member (see validators.ts).
@@ -83,7 +83,7 @@ export function withoutAnnotations(value: unknown, isMap = false): unknown {
 /** One validator module per schema of components.schemas, their shared code split into chunks. */
 async function writeSchemaValidators(document: OpenApiDocument, outDir: string): Promise<string[]> {
   const names = Object.keys(document.components?.schemas ?? {});
-  const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true, code: { source: true, esm: true } });
+  const ajv = new Ajv2020(AJV_OPTIONS);
   addFormats(ajv);
   ajv.addSchema(
     rewriteRefs({ ...document, components: { ...document.components, schemas: withoutAnnotations(document.components.schemas, true) } }) as AnySchema,

@@ -28,6 +28,15 @@ const standaloneCode = standaloneModule.default;
 // The same id the simulator gives the document, so "#/components/..." references resolve alike.
 export const DOCUMENT_ID = "urn:deployment-management-api:openapi";
 
+/**
+ * The options of every validator compiled from the document (the servers' and the schemas entry's).
+ * strictNumbers: a number must be finite. JSON carries no NaN or Infinity (the servers' bounds
+ * refuse 1e309 before validation), but the schemas entry validates JavaScript values, such as a
+ * form's empty number field read as NaN: valid without it, and sent by JSON.stringify as null, it
+ * would clear the field on the service.
+ */
+export const AJV_OPTIONS = { allErrors: true, strict: false, strictNumbers: true, validateFormats: true, code: { source: true, esm: true } } as const;
+
 /** Points internal "#/..." references at the document id, as the simulator's validator does. */
 export function rewriteRefs(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(rewriteRefs);
@@ -42,7 +51,7 @@ export function rewriteRefs(value: unknown): unknown {
 /** The standalone ES module text for the document's validators, and their keys in order. */
 export async function compileStandalone(document: OpenApiDocument): Promise<{ keys: string[]; code: string }> {
   const schemas = validatorSchemas(document);
-  const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true, code: { source: true, esm: true } });
+  const ajv = new Ajv2020(AJV_OPTIONS);
   addFormats(ajv);
   ajv.addSchema(rewriteRefs(document) as AnySchema, DOCUMENT_ID);
   // Export names must be identifiers; the keys (with ":") map onto them below.
