@@ -4,7 +4,7 @@
 import createClient, { type Client, type ClientPathsWithMethod, type FetchResponse, type HeadersOptions, type MaybeOptionalInit } from "openapi-fetch";
 import type { paths } from "../../generated/schema.js";
 import { rememberRequest } from "./errors.js";
-import { readSuccessData } from "./json-body.js";
+import { readSuccessData, serializeJsonBody } from "./json-body.js";
 import { checkDelay, checkFunction, checkHeaders, checkHeaderValue, checkWholeNumber, resolveBaseUrl } from "./option-checks.js";
 import { serializePath } from "./path-params.js";
 import { sameOriginRedirects } from "./redirects.js";
@@ -169,6 +169,8 @@ export function createDeploymentsClient(options: DeploymentsClientOptions): Depl
     pathSerializer: serializePath,
     // Redirects are followed by sameOriginRedirects, never to another origin.
     redirect: "manual",
+    // JSON, refusing NaN and the infinities, which JSON.stringify would send as null.
+    bodySerializer: serializeJsonBody,
   });
   client.use({
     onRequest({ request }) {

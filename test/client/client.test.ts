@@ -244,3 +244,41 @@ describe("retries", () => {
     expect(parseRetryAfter(null, now)).toBeUndefined();
   });
 });
+
+describe("request bodies JSON cannot carry", () => {
+  // [body, the pointer named]: JSON.stringify would write each number as null, which clears the
+  // field on the service; the client refuses it with a TypeError naming where it is, and sends nothing.
+  const cases: [string, unknown, string][] = [
+    ["NaN (a form's empty number field)", { source_config: { resource_spec: { min_scale: Number.NaN } } }, "/source_config/resource_spec/min_scale"],
+    ["Infinity", { source_config: { resource_spec: { memory_mb: Number.POSITIVE_INFINITY } } }, "/source_config/resource_spec/memory_mb"],
+    [
+      "-Infinity in an array item",
+      {
+        secrets: [
+          { name: "A", value: "b" },
+          { name: "B", value: Number.NEGATIVE_INFINITY },
+        ],
+      },
+      "/secrets/1/value",
+    ],
+    ["a key that needs escaping", { source_config: { "a/b~c": Number.NaN } }, "/source_config/a~1b~0c"],
+  ];
+  it.each(cases)("%s: a TypeError naming the field, nothing sent", async (_name, body, pointer) => {
+    const server = await serve((_req, res) => sendJson(res, 200, { id: DEPLOYMENT_ID }));
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k" });
+    const params = { path: { deployment_id: DEPLOYMENT_ID } };
+    const error = await client.PATCH("/v2/deployments/{deployment_id}", { params, body: body as never }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toMatch(new RegExp(`^request body: ${pointer.replaceAll("~", "\\~")} is -?(NaN|Infinity), which JSON cannot carry`));
+    expect(server.requests).toEqual([]);
+  });
+
+  it("finite numbers, null, undefined members and a value shared by two fields are sent as JSON.stringify writes them", async () => {
+    const server = await serve((_req, res) => sendJson(res, 200, { id: DEPLOYMENT_ID }));
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k" });
+    const shared = { name: "A", value: "b" };
+    const body = { source_config: { resource_spec: { min_scale: 0, cpu: 0.5, memory_mb: null, max_scale: undefined } }, secrets: [shared, shared] };
+    unwrap(await client.PATCH("/v2/deployments/{deployment_id}", { params: { path: { deployment_id: DEPLOYMENT_ID } }, body }));
+    expect(server.requests[0]!.body).toBe(JSON.stringify(body));
+  });
+});
