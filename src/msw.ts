@@ -1,7 +1,7 @@
 // The MSW entry ("deployment-management-api/msw"): request handlers that answer every request
 // under a base URL from an in-process simulator, for msw/node (Vitest, Jest), msw/browser and
 // Storybook. msw is an optional peer dependency: only this entry imports it, never the client.
-import { http, type HttpHandler } from "msw";
+import { HttpResponse, http, type HttpHandler } from "msw";
 import { checkHttpUrl } from "./client/option-checks.js";
 import { openApiDocument } from "./shared/document.js";
 import { ERROR_SHAPES, type ErrorShape } from "./shared/problems.js";
@@ -47,7 +47,10 @@ export function simulatorHandlers(sim: FetchingSimulator, { baseUrl, errors = "p
   return [
     http.all(underBase, async ({ request }) => {
       const forwarded = prefix ? await withoutPrefix(request, prefix) : request;
-      const response = await sim.fetch(forwarded);
+      // A fetch that rejects is a network error (a "drop" fault asked for): the caller's fetch rejects
+      // too. Thrown from the handler, MSW answered it as a 500 carrying the error's stack.
+      const response = await sim.fetch(forwarded).catch(() => undefined);
+      if (!response) return HttpResponse.error();
       return errors === "service" ? inServiceShapeResponse(response, new URL(forwarded.url).pathname) : response;
     }),
   ];

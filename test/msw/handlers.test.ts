@@ -122,6 +122,16 @@ describe("simulatorHandlers with setupServer (msw/node)", () => {
     }
   });
 
+  it("a dropped connection (a drop fault) makes fetch reject as on a network error, not a 500 with a stack", async () => {
+    await sim.injectFault({ operation: "listListeners", fault: "drop" });
+    const error = await fetch(`${BASE_URL}/v2/listeners`, { headers: { "x-api-key": "k" } }).then(
+      async (response) => `answered ${response.status}: ${(await response.text()).slice(0, 200)}`,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(TypeError);
+    expect((await fetch(`${BASE_URL}/v2/listeners`, { headers: { "x-api-key": "k" } })).status).toBe(200);
+  });
+
   it("bad options fail at once, naming what is wrong", () => {
     expect(() => simulatorHandlers(sim, { baseUrl: "/relative" })).toThrow(
       /simulatorHandlers: baseUrl must be an absolute http:\/\/ or https:\/\/ URL, got "\/relative"/,

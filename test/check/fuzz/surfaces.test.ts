@@ -23,17 +23,22 @@ interface Surface {
   name: string;
   /** A request this surface cannot be sent or answers on purpose by another rule (docs/decisions.md). */
   differs?(request: WireRequest): boolean;
-  send(request: WireRequest): Promise<Answer & { allow: string }>;
+  send(request: WireRequest): Promise<Answer & { headers: string }>;
   close(): Promise<void>;
 }
 
-async function answerOf(response: Response): Promise<Answer & { allow: string }> {
+async function answerOf(response: Response): Promise<Answer & { headers: string }> {
   return {
     status: response.status,
     contentType: response.headers.get("content-type") ?? "",
     text: await response.text(),
-    allow: response.headers.get("allow") ?? "",
+    headers: sideHeaders((name) => response.headers.get(name)),
   };
+}
+
+/** The headers besides the body that an answer must carry alike: Allow (405, OPTIONS) and Retry-After (429, 503). */
+function sideHeaders(get: (name: string) => string | null): string {
+  return `allow=${get("allow") ?? ""} retry-after=${get("retry-after") ?? ""}`;
 }
 
 /**
@@ -77,7 +82,7 @@ async function overHttp(v: Variant): Promise<Surface> {
 }
 
 /** One request over HTTP/1.1 as raw as node:http sends it (targets.ts's sendHttp), keeping the Allow header. */
-function sendRaw(base: string, request: WireRequest): Promise<Answer & { allow: string }> {
+function sendRaw(base: string, request: WireRequest): Promise<Answer & { headers: string }> {
   const url = new URL(base);
   const flat: string[] = ["Host", url.host];
   for (const [name, value] of request.headers) flat.push(name, value);
@@ -102,7 +107,7 @@ function sendRaw(base: string, request: WireRequest): Promise<Answer & { allow: 
           status: res.statusCode ?? 0,
           contentType: String(res.headers["content-type"] ?? ""),
           text: Buffer.concat(chunks).toString("utf8"),
-          allow: String(res.headers.allow ?? ""),
+          headers: sideHeaders((name) => (res.headers[name] as string | undefined) ?? null),
         }),
       );
     });
@@ -160,9 +165,9 @@ afterAll(async () => {
 });
 
 /** What two answers to one request must share: a refusal in full, a success its status. */
-function comparable(answer: Answer & { allow: string }): string {
+function comparable(answer: Answer & { headers: string }): string {
   if (answer.status < 400) return `${answer.status}`;
-  return `${answer.status} ${answer.contentType} allow=${answer.allow} ${answer.text}`;
+  return `${answer.status} ${answer.contentType} ${answer.headers} ${answer.text}`;
 }
 
 /** What is wrong with the answers of every surface to one request: a 5xx or no answer, and each that differs from the in-process one. */
@@ -171,7 +176,7 @@ async function disagreements(request: WireRequest): Promise<string[]> {
   for (const v of VARIANTS) {
     const group = surfaces.filter((s) => s.name.endsWith(`(${v.name})`) && !s.differs?.(request));
     const answers = await Promise.all(
-      group.map((s) => s.send(request).catch((e: Error) => ({ status: 0, contentType: "", text: `no answer: ${e.message}`, allow: "" }))),
+      group.map((s) => s.send(request).catch((e: Error) => ({ status: 0, contentType: "", text: `no answer: ${e.message}`, headers: "" }))),
     );
     for (const [i, answer] of answers.entries()) {
       if (answer.status === 0 || answer.status >= 500) problems.push(`${group[i]!.name}: ${answer.status} ${answer.text.slice(0, 300)}`);
@@ -416,4 +421,37 @@ it("under the Vite plugin, a target's dot segments are removed before its prefix
     const answer = await sendRaw(origin, request(target));
     expect(`${target} ${answer.status} ${answer.contentType}`, answer.text.slice(0, 200)).not.toMatch(/application\/(problem\+)?json/);
   }
+});
+
+it("a fault asked for through each surface's own control API is answered alike: 429, 500, 503 with their headers, and a drop as no answer", async () => {
+  // MSW answered a drop with a 500 carrying the TypeError's stack (its handler threw); the others drop the connection.
+  const key: [string, string] = ["x-api-key", "dev"];
+  const problems: string[] = [];
+  for (const fault of [429, 500, 503, "drop"]) {
+    const ask: WireRequest = {
+      method: "POST",
+      target: "/_simulator/faults",
+      headers: [key, ["content-type", "application/json"]],
+      body: new TextEncoder().encode(JSON.stringify({ operation: "listListeners", fault })),
+    };
+    for (const v of VARIANTS) {
+      const group = surfaces.filter((s) => s.name.endsWith(`(${v.name})`));
+      const answers = await Promise.all(
+        group.map(async (s) => {
+          const asked = await s.send(ask);
+          if (asked.status !== 200) return `${asked.status} ${asked.text}`;
+          const failed = await s.send({ method: "GET", target: "/v2/listeners", headers: [key] }).then(
+            (a) => (a.status === 0 ? "no answer" : comparable(a)),
+            () => "no answer",
+          );
+          const next = await s.send({ method: "GET", target: "/v2/listeners", headers: [key] });
+          return `${failed}; then ${next.status}`;
+        }),
+      );
+      for (const [i, answer] of answers.entries()) {
+        if (answer !== answers[0]) problems.push(`${fault} ${group[i]!.name}: ${answer.slice(0, 300)}\n  ${group[0]!.name}: ${answers[0]!.slice(0, 300)}`);
+      }
+    }
+  }
+  expect(problems.join("\n")).toBe("");
 });
