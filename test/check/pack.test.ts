@@ -142,17 +142,32 @@ export async function main(deploymentId: string): Promise<Revision> {
     expect(await typeCheck("tsconfig.json", TSC7)).toBe("");
   });
 
-  it("type-checks the pages' ts samples that import the package against the installed package", async () => {
+  it("type-checks the pages' ts and tsx samples that import the package against the installed package, with the peers they import", async () => {
     const markdown = (await Promise.all(PAGES.map((page) => readFile(join(ROOT, page), "utf8")))).join("\n");
-    // Samples that import only the package (not this repository's test files) are what a consumer can paste.
-    const samples = [...markdown.matchAll(/```ts\n([\s\S]*?)```/g)]
-      .map((m) => m[1]!)
-      .filter((code) => [...code.matchAll(/from "([^"]+)"/g)].every((m) => m[1]!.startsWith("deployment-management-api")));
-    expect(samples.length).toBeGreaterThanOrEqual(7);
-    const files = samples.map((_, i) => `readme-sample-${i + 1}.ts`);
-    await Promise.all(samples.map((sample, i) => writeFile(join(consumer, files[i]!), sample)));
-    // Samples for scripts may use Node globals: this repository's @types/node.
-    await writeConsumerTsconfig("tsconfig.readme.json", files, { typeRoots: [join(ROOT, "node_modules/@types")], types: ["node"], skipLibCheck: true });
+    // Samples that import the package and otherwise only packages (not this repository's files) are
+    // what a consumer can paste: React, TanStack Query and Form, MSW, Vite, the MCP SDK, vitest.
+    const blocks = [...markdown.matchAll(/^```(ts|tsx)\b([^\n]*)\n([\s\S]*?)^```[ \t]*$/gm)].filter((m) => !/\bno-?check\b/.test(m[2]!));
+    const samples = blocks
+      .map((m) => ({ extension: m[1]!, code: m[3]!, imports: [...m[3]!.matchAll(/from "([^"]+)"/g)].map((i) => i[1]!) }))
+      .filter(({ imports }) => imports.some((i) => i.startsWith("deployment-management-api")) && imports.every((i) => !i.startsWith(".")));
+    expect(samples.length).toBeGreaterThanOrEqual(15);
+    // The other packages they import, installed as a consumer would (from this repository's node_modules).
+    const packageOf = (specifier: string) =>
+      specifier
+        .split("/")
+        .slice(0, specifier.startsWith("@") ? 2 : 1)
+        .join("/");
+    const peers = new Set(samples.flatMap(({ imports }) => imports.filter((i) => !i.startsWith("deployment-management-api")).map(packageOf)));
+    for (const name of [...peers, "@types/react", "@types/node"]) {
+      const target = join(consumer, "node_modules", name);
+      if (existsSync(target)) continue;
+      await mkdir(join(target, ".."), { recursive: true });
+      await symlink(join(ROOT, "node_modules", name), target, "dir");
+    }
+    const files = samples.map(({ extension }, i) => `readme-sample-${i + 1}.${extension}`);
+    await Promise.all(samples.map(({ code }, i) => writeFile(join(consumer, files[i]!), `${code}\nexport {};\n`)));
+    // Samples for scripts may use Node globals.
+    await writeConsumerTsconfig("tsconfig.readme.json", files, { types: ["node"], skipLibCheck: true, jsx: "react-jsx" });
     expect(await typeCheck("tsconfig.readme.json")).toBe("");
   });
 
