@@ -12,6 +12,7 @@ import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { simulatorHandlers } from "../../../src/msw.js";
 import type { ErrorShape } from "../../../src/shared/problems.js";
+import type { KeyScope } from "../../../src/simulator/core/options.js";
 import { createSimulator, SEED_IDS } from "../../../src/simulator/core/index.js";
 import { type RunningSimulator, startSimulator } from "../../../src/simulator/node/index.js";
 import { simulatorPlugin } from "../../../src/vite/index.js";
@@ -57,12 +58,13 @@ function fetchInit(request: WireRequest): RequestInit {
 interface Variant {
   name: string;
   errors: ErrorShape;
-  keyScope?: "organization";
+  keyScope?: KeyScope;
 }
 const VARIANTS: Variant[] = [
   { name: "problem", errors: "problem" },
   { name: "service", errors: "service" },
   { name: "organisation keys", errors: "service", keyScope: "organization" },
+  { name: "workspace keys", errors: "problem", keyScope: { tenantId: SEED_IDS.tenant_id } },
 ];
 const simulatorOptions = (v: Variant) => ({ errors: v.errors, ...(v.keyScope ? { keyScope: v.keyScope } : {}) });
 
