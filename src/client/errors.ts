@@ -4,6 +4,7 @@
 import type { ProblemKind } from "../../generated/constants.js";
 import { readProblem, shorten } from "./problem-details.js";
 import { isWorkspaceRequired, workspaceAdvice } from "../shared/problems.js";
+import { terminalSafe } from "../shared/terminal-text.js";
 import type { Problem, ProblemFieldError } from "../shared/types.js";
 
 export interface RequestLine {
@@ -53,7 +54,9 @@ function describe(error: ApiError): string {
   const more = error.errors.length - MESSAGE_FIELD_ERRORS;
   const fields = more > 0 ? `${listed}; and ${more} more (see errors)` : listed;
   const hint = error.hint ? ` (${error.hint})` : "";
-  return `${error.method} ${error.path} failed with ${error.status} (${error.title}): ${error.detail}${fields ? ` - ${fields}` : ""}${hint}`;
+  // The server's words are data in the fields; in the sentence a terminal prints, its control and
+  // bidi characters are written as escapes (\x1B), so printing the error cannot drive the terminal.
+  return terminalSafe(`${error.method} ${error.path} failed with ${error.status} (${error.title}): ${error.detail}${fields ? ` - ${fields}` : ""}${hint}`);
 }
 
 /** The client's own words for the service's answer to an organisation key without a workspace. */

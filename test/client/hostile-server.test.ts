@@ -217,3 +217,24 @@ describe("a rollback target without a source_revision_config object", () => {
     },
   );
 });
+
+describe("a problem whose words would drive a terminal", () => {
+  // [where the server put it, the problem]: the message a terminal prints shows each control and
+  // bidi character as an escape; the fields keep the server's words as they came (data is data).
+  const ESC = "\u001b]0;owned\u0007\u001b[2J";
+  const cases: [string, Record<string, unknown>, string][] = [
+    ["title", { title: `Bad${ESC}`, detail: "d" }, "title"],
+    ["detail", { title: "T", detail: `a\u009b31mred\u202eevil` }, "detail"],
+    ["a field error", { title: "T", detail: "d", errors: [{ pointer: `/name${ESC}`, detail: `x${ESC}`, code: "type" }] }, "errors"],
+  ];
+  it.each(cases)("in the %s: no raw control in the message, the field as sent", async (_name, problem, field) => {
+    const server = await serve((_req, res) => sendJson(res, 422, problem, { "Content-Type": "application/problem+json" }));
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k" });
+    const error = (await rejection(client.GET("/v2/deployments").then(unwrap))) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/);
+    expect(error.message).toMatch(/\\x1B|\\x9B/);
+    const kept = field === "errors" ? error.errors[0]!.detail : (error as unknown as Record<string, string>)[field]!;
+    expect(kept).toMatch(/[\u001b\u009b]/);
+  });
+});
