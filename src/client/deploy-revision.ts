@@ -2,6 +2,8 @@
 import { jsonExcerpt } from "./problem-details.js";
 import type { DeploymentsClient } from "./client.js";
 import { ApiError, unwrap } from "./errors.js";
+import { serializeJsonBody } from "./json-body.js";
+import { terminalSafe } from "../shared/terminal-text.js";
 import { isUuid } from "../shared/uuid.js";
 import { type SourceFieldViolation, type RevisionSourceViolation, sourceViolations } from "../shared/source-rules.js";
 import type { Deployment, DeploymentPatch, Revision, Source } from "../shared/types.js";
@@ -12,9 +14,11 @@ export class NoRevisionCreatedError extends Error {
   override readonly name = "NoRevisionCreatedError";
   constructor(readonly deployment: Deployment) {
     super(
-      `the patch of deployment ${deployment.id} created no revision (latest_revision_id is still ` +
-        `${deployment.latest_revision_id}): a revision needs source_revision_config, secrets, ` +
-        `secret_references or revision_source present and not null; source_config alone changes the deployment in place`,
+      terminalSafe(
+        `the patch of deployment ${deployment.id} created no revision (latest_revision_id is still ` +
+          `${deployment.latest_revision_id}): a revision needs source_revision_config, secrets, ` +
+          `secret_references or revision_source present and not null; source_config alone changes the deployment in place`,
+      ),
     );
   }
 }
@@ -48,8 +52,10 @@ export class SourceMismatchError extends Error {
     violations: readonly (SourceFieldViolation | RevisionSourceViolation)[],
   ) {
     super(
-      `deployment ${deploymentId} is ${source}; nothing was sent: ` +
-        violations.map((v) => (v.field === "revision_source" ? v.detail : `${v.field} ${v.detail}`)).join("; "),
+      terminalSafe(
+        `deployment ${deploymentId} is ${source}; nothing was sent: ` +
+          violations.map((v) => (v.field === "revision_source" ? v.detail : `${v.field} ${v.detail}`)).join("; "),
+      ),
     );
     this.violations = violations;
   }
@@ -83,6 +89,9 @@ export async function patchForRevision(
   options: { signal?: AbortSignal | undefined; abortPatch?: boolean } = {},
 ): Promise<{ deployment: Deployment; revisionId: string }> {
   const { signal, abortPatch = true } = options;
+  // A body the client would refuse to send (NaN, an infinity) is refused here, before anything is
+  // read: refused by the PATCH, its TypeError would read below as a connection cut after sending.
+  serializeJsonBody(patch);
   const params = { path: { deployment_id: deploymentId } };
   const before = unwrap(await client.GET("/v2/deployments/{deployment_id}", { params, signal }));
   // A patch the deployment's source does not take is refused by the service: say so before sending it.

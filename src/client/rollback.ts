@@ -5,6 +5,7 @@ import { jsonExcerpt } from "./problem-details.js";
 import type { DeploymentsClient } from "./client.js";
 import { type DeployedRevision, patchForRevision } from "./deploy-revision.js";
 import { ApiError, unwrap } from "./errors.js";
+import { terminalSafe } from "../shared/terminal-text.js";
 import { paginate } from "./paginate.js";
 import type { Deployment, DeploymentPatch, Revision, RevisionSource, SourceRevisionConfig } from "../shared/types.js";
 import { checkWaitOptions, type WaitForRevisionOptions, waitForRevision } from "./wait-for-revision.js";
@@ -30,9 +31,11 @@ export class NoRollbackTargetError extends Error {
     readonly activeRevisionId: string | null,
   ) {
     super(
-      activeRevisionId === null
-        ? `deployment ${deploymentId} has no active revision, so there is nothing to roll back from: name a revision to deploy`
-        : `deployment ${deploymentId} has no DEPLOYED revision older than its active revision ${activeRevisionId}: nothing to roll back to`,
+      terminalSafe(
+        activeRevisionId === null
+          ? `deployment ${deploymentId} has no active revision, so there is nothing to roll back from: name a revision to deploy`
+          : `deployment ${deploymentId} has no DEPLOYED revision older than its active revision ${activeRevisionId}: nothing to roll back to`,
+      ),
     );
   }
 }

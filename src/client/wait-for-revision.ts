@@ -5,6 +5,7 @@ import type { DeploymentsClient } from "./client.js";
 import { ApiError, unwrap } from "./errors.js";
 import { checkDelay, checkFunction } from "./option-checks.js";
 import { sleep } from "./sleep.js";
+import { terminalSafe } from "../shared/terminal-text.js";
 import type { Revision, RevisionStatus } from "../shared/types.js";
 
 /** Every option also takes `undefined`, which keeps the default (for exactOptionalPropertyTypes). */
@@ -62,8 +63,10 @@ export class RevisionWaitTimeoutError extends Error {
     readonly lastStatus: RevisionStatus | undefined,
   ) {
     super(
-      `revision ${revisionId} of deployment ${deploymentId} did not reach a terminal state within ${timeoutMs} ms; ` +
-        `last status: ${lastStatus ?? "none received"}`,
+      terminalSafe(
+        `revision ${revisionId} of deployment ${deploymentId} did not reach a terminal state within ${timeoutMs} ms; ` +
+          `last status: ${lastStatus ?? "none received"}`,
+      ),
     );
   }
 }
@@ -72,7 +75,7 @@ export class RevisionWaitTimeoutError extends Error {
 export class RevisionFailedError extends Error {
   override readonly name = "RevisionFailedError";
   constructor(readonly revision: Revision) {
-    super(`revision ${revision.id} ended ${revision.status}`);
+    super(terminalSafe(`revision ${revision.id} ended ${revision.status}`));
   }
 }
 

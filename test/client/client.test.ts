@@ -1,7 +1,7 @@
 // createDeploymentsClient over real HTTP (a local node:http server): authentication headers, the
 // document's query encoding, and retries of GET but never of PATCH.
 import { describe, expect, it } from "vitest";
-import { ApiError, createDeploymentsClient, parseRetryAfter, unwrap } from "../../src/index.js";
+import { ApiError, createDeploymentsClient, deployRevision, parseRetryAfter, unwrap } from "../../src/index.js";
 import { deref, operations } from "../support/document.js";
 import { type Handler, localServers, sendJson } from "./local-server.js";
 
@@ -270,6 +270,16 @@ describe("request bodies JSON cannot carry", () => {
     const error = await client.PATCH("/v2/deployments/{deployment_id}", { params, body: body as never }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error).message).toMatch(new RegExp(`^request body: ${pointer.replaceAll("~", "\\~")} is -?(NaN|Infinity), which JSON cannot carry`));
+    expect(server.requests).toEqual([]);
+  });
+
+  it("deployRevision with such a patch: the same TypeError before anything is read or sent (not a PATCH whose outcome is unknown)", async () => {
+    const server = await serve((_req, res) => sendJson(res, 200, { id: DEPLOYMENT_ID, source: "scm_host", latest_revision_id: null }));
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k" });
+    const patch = { source_revision_config: { repo_ref: "main" }, source_config: { resource_spec: { min_scale: Number.NaN } } };
+    const error = await deployRevision(client, DEPLOYMENT_ID, patch).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toMatch(/^request body: \/source_config\/resource_spec\/min_scale is NaN/);
     expect(server.requests).toEqual([]);
   });
 

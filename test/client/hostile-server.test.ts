@@ -8,6 +8,7 @@ import { rejection } from "../support/rejection.js";
 import {
   ApiError,
   createDeploymentsClient,
+  deployRevision,
   paginate,
   planRollback,
   ResponseTooLargeError,
@@ -236,5 +237,38 @@ describe("a problem whose words would drive a terminal", () => {
     expect(error.message).toMatch(/\\x1B|\\x9B/);
     const kept = field === "errors" ? error.errors[0]!.detail : (error as unknown as Record<string, string>)[field]!;
     expect(kept).toMatch(/[\u001b\u009b]/);
+  });
+});
+
+describe("the helpers' errors quoting the server's words", () => {
+  // [error, the server's answers]: each message a helper writes around a value the server sent
+  // (a status, an id) shows its control characters as escapes, as ApiError's does.
+  const ESC = "\u001b]0;owned\u0007";
+  const ACTIVE = "7f1c2d4e-0000-4000-8000-0000000000a1";
+  type Call = (client: ReturnType<typeof createDeploymentsClient>) => Promise<unknown>;
+  const cases: [string, (path: string, method: string) => unknown, Call][] = [
+    ["RevisionWaitTimeoutError (last status)", () => ({ id: R, status: `BUILDING${ESC}` }), (c) => waitForRevision(c, D, R, { timeoutMs: 100, intervalMs: 1 })],
+    ["RevisionFailedError (revision id)", () => ({ id: `${R}${ESC}`, status: "DEPLOY_FAILED" }), (c) => waitForRevision(c, D, R, { throwOnFailure: true })],
+    [
+      "NoRevisionCreatedError (latest_revision_id)",
+      () => ({ id: D, source: "scm_host", latest_revision_id: `old${ESC}`, source_revision_config: {} }),
+      (c) => deployRevision(c, D, { source_revision_config: { repo_ref: "main" } }),
+    ],
+    [
+      "NoRollbackTargetError (active revision id)",
+      (path) =>
+        path.endsWith("/revisions")
+          ? { resources: [{ id: `${ACTIVE}${ESC}`, status: "DEPLOYED" }], offset: 1 }
+          : { id: D, source: "scm_host", latest_revision_id: `${ACTIVE}${ESC}`, active_revision_id: `${ACTIVE}${ESC}` },
+      (c) => rollbackDeployment(c, D),
+    ],
+  ];
+  it.each(cases)("%s: no raw control character in the message", async (name, answer, call) => {
+    const server = await serve((req, res) => sendJson(res, 200, answer(req.url.pathname, req.method)));
+    const client = createDeploymentsClient({ baseUrl: server.baseUrl, apiKey: "k" });
+    const error = (await rejection(call(client))) as Error;
+    expect(error.name).toBe(name.split(" ")[0]);
+    expect(error.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    expect(error.message).toContain("\\x1B]0;owned\\x07");
   });
 });
