@@ -117,6 +117,23 @@ describe("sim.fetch answers every operation family in-process", () => {
     const d = unwrap(await typed.GET("/v2/deployments/{deployment_id}", { params: { path: { deployment_id: SEED_IDS.deployment_id } } }));
     expect(d.id).toBe(SEED_IDS.deployment_id);
   });
+
+  it("an aborted signal rejects as fetch does: before sending, nothing changes; while a latency runs, at once", async () => {
+    // sim.fetch ignored the signal: an aborted PATCH was made, and an abort during a latency waited it out.
+    const still = createSimulator({ stepSeconds: 3600 });
+    const slow = createSimulator({ latency: 5_000 });
+    const headers = { "x-api-key": "k", "content-type": "application/json" };
+    const body = JSON.stringify({ source_revision_config: { repo_ref: "aborted" } });
+    const before = await (await still.fetch(`${BASE}${deploymentPath}`, { headers })).json();
+    const aborted = await still.fetch(`${BASE}${deploymentPath}`, { method: "PATCH", headers, body, signal: AbortSignal.abort() }).catch((e: unknown) => e);
+    expect((aborted as Error).name).toBe("AbortError");
+    expect(await (await still.fetch(`${BASE}${deploymentPath}`, { headers })).json()).toEqual(before);
+    const started = Date.now();
+    const timedOut = await slow.fetch(`${BASE}/v2/listeners`, { headers, signal: AbortSignal.timeout(50) }).catch((e: unknown) => e);
+    expect((timedOut as Error).name).toBe("TimeoutError");
+    expect(Date.now() - started).toBeLessThan(2_000);
+    await Promise.all([still.close(), slow.close()]);
+  });
 });
 
 describe("control methods", () => {

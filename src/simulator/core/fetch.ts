@@ -41,12 +41,19 @@ function toResponse(reply: Reply, method: string): Response {
 export function fetchOver(handle: Router, isReady: () => boolean, whenReady: Promise<unknown>): FetchLike {
   return async function simulatorFetch(input, init) {
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+    // As fetch: an aborted signal rejects with its reason, before anything is sent (nothing changes)
+    // or while the answer is awaited (a latency, a write in flight, which may still be made, as on
+    // a server that got the request). The signal was ignored: an aborted request was answered.
+    const { signal } = request;
+    signal.throwIfAborted();
     if (!isReady()) await whenReady;
+    signal.throwIfAborted();
     const sim = toSimRequest(request);
     let reply: Reply;
     try {
-      reply = await handle(sim);
-    } catch {
+      reply = await untilAborted(handle(sim), signal);
+    } catch (error) {
+      if (signal.aborted && error === signal.reason) throw error;
       // A fault of the simulator is an answer, as over HTTP, not a network error.
       reply = problem("internal", "The simulator failed to handle the request.", sim.target.split("?")[0]!);
     }
@@ -54,4 +61,14 @@ export function fetchOver(handle: Router, isReady: () => boolean, whenReady: Pro
     if (reply.drop) throw new TypeError("fetch failed: the simulator dropped the connection (a fault asked for with POST /_simulator/faults)");
     return toResponse(reply, request.method);
   };
+}
+
+/** The reply, or a rejection with the signal's reason as soon as it aborts. */
+function untilAborted(reply: Reply | Promise<Reply>, signal: AbortSignal): Reply | Promise<Reply> {
+  if (!(reply instanceof Promise)) return reply;
+  return new Promise<Reply>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    reply.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }
