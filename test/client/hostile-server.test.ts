@@ -244,7 +244,6 @@ describe("the helpers' errors quoting the server's words", () => {
   // [error, the server's answers]: each message a helper writes around a value the server sent
   // (a status, an id) shows its control characters as escapes, as ApiError's does.
   const ESC = "\u001b]0;owned\u0007";
-  const ACTIVE = "7f1c2d4e-0000-4000-8000-0000000000a1";
   type Call = (client: ReturnType<typeof createDeploymentsClient>) => Promise<unknown>;
   const cases: [string, (path: string, method: string) => unknown, Call][] = [
     ["RevisionWaitTimeoutError (last status)", () => ({ id: R, status: `BUILDING${ESC}` }), (c) => waitForRevision(c, D, R, { timeoutMs: 100, intervalMs: 1 })],
@@ -253,14 +252,6 @@ describe("the helpers' errors quoting the server's words", () => {
       "NoRevisionCreatedError (latest_revision_id)",
       () => ({ id: D, source: "scm_host", latest_revision_id: `old${ESC}`, source_revision_config: {} }),
       (c) => deployRevision(c, D, { source_revision_config: { repo_ref: "main" } }),
-    ],
-    [
-      "NoRollbackTargetError (active revision id)",
-      (path) =>
-        path.endsWith("/revisions")
-          ? { resources: [{ id: `${ACTIVE}${ESC}`, status: "DEPLOYED" }], offset: 1 }
-          : { id: D, source: "scm_host", latest_revision_id: `${ACTIVE}${ESC}`, active_revision_id: `${ACTIVE}${ESC}` },
-      (c) => rollbackDeployment(c, D),
     ],
   ];
   it.each(cases)("%s: no raw control character in the message", async (name, answer, call) => {
