@@ -130,6 +130,11 @@ it(
         budget(60, 0.2),
       )
       .finally(() => report("refused-writes", cases, started));
+    // Accepted control writes are state too: the clock moved (revisions with it) and a failure asked for.
+    for (const request of [post("advance", '{"seconds":7200}'), post("fail-next", `{"deployment_id":"${SEED_IDS.deployment_id}","status":"BUILD_FAILED"}`)]) {
+      expect((await sendHttp(running.url, request)).status).toBe(200);
+    }
+    expect((await sendHttp(running.url, patch('{"source_revision_config":{"repo_ref":"after-advance"}}'))).status).toBe(200);
     const answered = await state(running);
     await running.close();
     running = await startSimulator({ ...OPTIONS, stateFile: file });
