@@ -116,8 +116,8 @@ describe("the node gate's own refusals in the service's shape (errors: \"service
   // The gate refuses these before the core; on the control API they stay problem+json, as the core's own
   // refusals there do (they were written in the service's shape over HTTP and as problem+json in-process).
   it.each([
-    ["a % that does not decode", "/_simulator/x%zz", {}],
-    ["dot segments to the control API", "/v2/../_simulator/x%zz", {}],
+    ["a % that does not decode", "/_simulator/x%zz", { headers: { "x-api-key": "k" } }],
+    ["dot segments to the control API", "/v2/../_simulator/x%zz", { headers: { "x-api-key": "k" } }],
     [
       "a foreign Host",
       "/_simulator/reset",
@@ -132,7 +132,7 @@ describe("the node gate's own refusals in the service's shape (errors: \"service
     const answer = await sendRaw(`${running.url}${path}`, {
       ...request,
       path,
-      headers: { "x-api-key": "k", ...("headers" in request ? request.headers : {}) },
+      headers: { ...request.headers },
     } as never);
     expect(answer.status).toBeGreaterThanOrEqual(400);
     expect(answer.headers["content-type"], answer.text).toMatch(/^application\/problem\+json/);
