@@ -62,6 +62,34 @@ export class SourceMismatchError extends Error {
 }
 
 /** Throws SourceMismatchError when `patch` breaks the source table for `deployment`. */
+/** The fields of a deployment answer a change reads, each with its rule (the document's) and its words. */
+const DEPLOYMENT_FIELD_RULES = {
+  source_revision_config: [(v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v), "an object"],
+  active_revision_id: [(v: unknown) => v === null || isUuid(v), "a UUID or null"],
+  latest_revision_id: [(v: unknown) => v === null || isUuid(v), "a UUID or null"],
+} as const;
+
+/**
+ * Checks the fields of a deployment answer that a change reads (a plan, a rollback's target), where
+ * they are read: an answer off the document there (a field missing, of another type) is the
+ * service's error, an ApiError titled "Invalid response body" naming the field, never a TypeError
+ * of the code that reads it or "undefined" in a message.
+ */
+export function checkDeploymentFields(deployment: Deployment, fields: readonly (keyof typeof DEPLOYMENT_FIELD_RULES)[], response?: Response): void {
+  for (const field of fields) {
+    const value = (deployment as unknown as Record<string, unknown> | null)?.[field];
+    const [valid, what] = DEPLOYMENT_FIELD_RULES[field];
+    if (valid(value)) continue;
+    // Without the response (read earlier, elsewhere), the request that read it, for the message.
+    const read = response ? {} : { request: { method: "GET", url: `/v2/deployments/${String(deployment?.id)}` } };
+    throw new ApiError(response ?? new Response(null, { status: 200 }), deployment, {
+      ...read,
+      title: "Invalid response body",
+      detail: `the deployment's ${field} is ${jsonExcerpt(value, 60) ?? "missing"}, not ${what}`,
+    });
+  }
+}
+
 export function checkPatchFitsSource(deployment: Pick<Deployment, "id" | "source">, patch: DeploymentPatch): void {
   const { revisionSource, fields } = sourceViolations(deployment.source, patch);
   const violations = [...(revisionSource ? [revisionSource] : []), ...fields];

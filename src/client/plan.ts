@@ -4,7 +4,7 @@
 // source the new revision would run. `dms deploy --dry-run`, `dms rollback --dry-run` and the MCP
 // tools' `dry_run` all answer planChange's plan, and the MCP tools send the very patch they planned.
 import type { DeploymentsClient } from "./client.js";
-import { checkPatchFitsSource } from "./deploy-revision.js";
+import { checkDeploymentFields, checkPatchFitsSource } from "./deploy-revision.js";
 import { unwrap } from "./errors.js";
 import { findRollbackTarget, rollbackPatch } from "./rollback.js";
 import type { Deployment, DeploymentPatch, Revision, RevisionSource, SourceRevisionConfig } from "../shared/types.js";
@@ -33,6 +33,9 @@ export interface ChangePlan {
   sent: false;
 }
 
+/** The fields of the deployment a plan reads besides its source. */
+const PLANNED_FIELDS = ["source_revision_config", "active_revision_id", "latest_revision_id"] as const;
+
 /** The plan of sending `patch` to `deployment` as read now (and, for a rollback, the target it came from). */
 export function planChange(action: ChangePlan["action"], deployment: Deployment, patch: DeploymentPatch, target?: Revision): ChangePlan {
   const { repo_commit_sha: _commitOfLatest, ...current } = deployment.source_revision_config;
@@ -57,9 +60,12 @@ export async function planDeploy(
   patch: DeploymentPatch,
   options: { signal?: AbortSignal | undefined } = {},
 ): Promise<ChangePlan> {
-  const deployment = unwrap(await client.GET("/v2/deployments/{deployment_id}", { params: { path: { deployment_id: deploymentId } }, signal: options.signal }));
+  const result = await client.GET("/v2/deployments/{deployment_id}", { params: { path: { deployment_id: deploymentId } }, signal: options.signal });
+  const deployment = unwrap(result);
   // A patch the service would refuse has no plan: the same SourceMismatchError as the deploy.
   checkPatchFitsSource(deployment, patch);
+  // What the plan reads of it, checked: off the document, the service's error.
+  checkDeploymentFields(deployment, PLANNED_FIELDS, result.response);
   return planChange("deploy", deployment, patch);
 }
 
@@ -75,6 +81,7 @@ export async function planRollback(
   const { deployment, target } = await findRollbackTarget(client, deploymentId, options);
   const patch = rollbackPatch(deployment, target);
   checkPatchFitsSource(deployment, patch);
+  checkDeploymentFields(deployment, PLANNED_FIELDS);
   return planChange("rollback", deployment, patch, target);
 }
 

@@ -3,7 +3,8 @@
 // source (the commit it was built from, not the branch, which may have moved on), then a wait.
 import { jsonExcerpt } from "./problem-details.js";
 import type { DeploymentsClient } from "./client.js";
-import { type DeployedRevision, patchForRevision } from "./deploy-revision.js";
+import { checkDeploymentFields, type DeployedRevision, patchForRevision } from "./deploy-revision.js";
+import { isUuid } from "../shared/uuid.js";
 import { ApiError, unwrap } from "./errors.js";
 import { terminalSafe } from "../shared/terminal-text.js";
 import { paginate } from "./paginate.js";
@@ -58,18 +59,7 @@ const PATCHABLE_SOURCES: ReadonlySet<string> = new Set<NonNullable<RevisionSourc
  * object (which the document requires) is an ApiError titled "Invalid response body".
  */
 export function rollbackPatch(deployment: Deployment, target: Revision): DeploymentPatch {
-  const said: unknown = (target as { source_revision_config?: unknown } | null)?.source_revision_config;
-  if (typeof said !== "object" || said === null || Array.isArray(said)) {
-    // The service's answer breaks the document (the field is a required object): an ApiError like any
-    // other body that is not what the document promises, before anything is sent.
-    const revision = `/v2/deployments/${deployment.id}/revisions/${target?.id}`;
-    throw new ApiError(new Response(null, { status: 200 }), target, {
-      request: { method: "GET", url: revision },
-      title: "Invalid response body",
-      detail: `revision ${target?.id} has no source_revision_config object (${jsonExcerpt(said, 60) ?? "none"}), so there is nothing to deploy again; nothing was sent`,
-    });
-  }
-  const { repo_commit_sha: sha, ...reported } = said as SourceRevisionConfig;
+  const { repo_commit_sha: sha, ...reported } = checkedTarget(deployment, target).source_revision_config;
   const config: Omit<SourceRevisionConfig, "repo_commit_sha"> = {};
   // Only the fields a patch takes: the service rejects unknown ones, and a newer service may report more.
   for (const key of PATCHABLE_CONFIG_FIELDS) {
@@ -85,6 +75,30 @@ export function rollbackPatch(deployment: Deployment, target: Revision): Deploym
 }
 
 /**
+ * The target of a rollback, as the document describes a revision where a rollback reads it: its
+ * `source_revision_config` an object, and (`withId`, where it was read) its `id` a UUID. The
+ * service's answer breaking the document there is an ApiError like any other body that is not what
+ * the document promises, before anything is sent or printed (a path ending in "undefined", a
+ * TypeError reading the config).
+ */
+function checkedTarget(deployment: Deployment, target: Revision, withId = false): Revision {
+  const { id, source_revision_config: said } = (target ?? {}) as { id?: unknown; source_revision_config?: unknown };
+  const problem =
+    withId && !isUuid(id)
+      ? `the revision's id ${jsonExcerpt(id, 60) ?? "(none)"} is not a UUID`
+      : typeof said !== "object" || said === null || Array.isArray(said)
+        ? `revision ${String(id)} has no source_revision_config object (${jsonExcerpt(said, 60) ?? "none"}), so there is nothing to deploy again`
+        : undefined;
+  if (problem === undefined) return target;
+  const revision = `/v2/deployments/${deployment.id}/revisions/${isUuid(id) ? id : ""}`;
+  throw new ApiError(new Response(null, { status: 200 }), target, {
+    request: { method: "GET", url: revision },
+    title: "Invalid response body",
+    detail: `${problem}; nothing was sent`,
+  });
+}
+
+/**
  * The deployment and the revision a rollback would deploy again, read without changing anything:
  * the named one (ApiError 404 when the deployment has no such revision), or the newest DEPLOYED
  * revision older than the active one, found by paging through the revisions (newest first).
@@ -96,7 +110,10 @@ export async function findRollbackTarget(
   options: { toRevisionId?: string | undefined; signal?: AbortSignal | undefined } = {},
 ): Promise<{ deployment: Deployment; target: Revision }> {
   const { toRevisionId, signal } = options;
-  const deployment = unwrap(await client.GET("/v2/deployments/{deployment_id}", { params: { path: { deployment_id: deploymentId } }, signal }));
+  const read = await client.GET("/v2/deployments/{deployment_id}", { params: { path: { deployment_id: deploymentId } }, signal });
+  const deployment = unwrap(read);
+  // Without a target named, the active revision is read (and printed when there is nothing older).
+  if (toRevisionId === undefined) checkDeploymentFields(deployment, ["active_revision_id"], read.response);
   if (toRevisionId !== undefined) {
     const target = unwrap(
       await client.GET("/v2/deployments/{deployment_id}/revisions/{revision_id}", {
@@ -104,7 +121,7 @@ export async function findRollbackTarget(
         signal,
       }),
     );
-    return { deployment, target };
+    return { deployment, target: checkedTarget(deployment, target, true) };
   }
   const active = deployment.active_revision_id;
   if (active === null) throw new NoRollbackTargetError(deploymentId, null);
@@ -113,7 +130,7 @@ export async function findRollbackTarget(
   let passedActive = false;
   for await (const revision of paginate(client, "/v2/deployments/{deployment_id}/revisions", { path: { deployment_id: deploymentId }, signal })) {
     if (revision.id === active) passedActive = true;
-    else if (passedActive && revision.status === "DEPLOYED") return { deployment, target: revision };
+    else if (passedActive && revision.status === "DEPLOYED") return { deployment, target: checkedTarget(deployment, revision, true) };
   }
   throw new NoRollbackTargetError(deploymentId, active);
 }

@@ -33,6 +33,11 @@ const DEEP_PATCH = "ab0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01";
 const DEEP_ROLLBACK = "ac0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01";
 const DEEP_STATUS = "ad6b5e0a-7f6d-4b1e-8a47-3d2f1c9e8b70";
 const ITEM = `{"id":"${DEPLOYMENT}","name":"n"}`;
+/** Deployments whose answer (or whose target revision's) breaks the document where a plan or a rollback reads it. */
+const NO_CONFIG = "ae0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01";
+const STRING_CONFIG = "af0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01";
+const OBJECT_ACTIVE = "ba0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01";
+const NO_ID_TARGET = "bb0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01";
 /** `METHOD path[?name_contains]` → status and body, DEEP standing for 5000 levels of arrays. */
 const DEEP_QUOTED = new Map<string, [number, string]>([
   ["GET /v2/deployments?deep-body", [200, "DEEP"]],
@@ -46,6 +51,21 @@ const DEEP_QUOTED = new Map<string, [number, string]>([
     [200, `{"id":"${DEEP_ROLLBACK}","source":"scm_host","latest_revision_id":"${REVISION}","active_revision_id":"${REVISION}"}`],
   ],
   [`GET /v2/deployments/${DEEP_ROLLBACK}/revisions/${REVISION}`, [200, `{"id":"${REVISION}","status":"DEPLOYED","source_revision_config":DEEP}`]],
+  // Off the document where a plan or a rollback reads a deployment or its target (see OFF_DOCUMENT).
+  [`GET /v2/deployments/${NO_CONFIG}`, [200, `{"id":"${NO_CONFIG}","source":"scm_host","latest_revision_id":null,"active_revision_id":null}`]],
+  [
+    `GET /v2/deployments/${STRING_CONFIG}`,
+    [200, `{"id":"${STRING_CONFIG}","source":"scm_host","source_revision_config":"x","latest_revision_id":null,"active_revision_id":null}`],
+  ],
+  [
+    `GET /v2/deployments/${OBJECT_ACTIVE}`,
+    [200, `{"id":"${OBJECT_ACTIVE}","source":"scm_host","source_revision_config":{},"latest_revision_id":null,"active_revision_id":{}}`],
+  ],
+  [`GET /v2/deployments/${NO_ID_TARGET}`, [200, `{"id":"${NO_ID_TARGET}","source":"scm_host","latest_revision_id":null,"active_revision_id":null}`]],
+  [
+    `GET /v2/deployments/${NO_ID_TARGET}/revisions/${REVISION}`,
+    [200, `{"status":"DEPLOYED","source":"scm_host","source_revision_config":{"repo_ref":"main"}}`],
+  ],
 ]);
 
 let server: LocalServer;
@@ -303,5 +323,58 @@ describe("a value the client quotes in a message, nested too deep, reads as the 
     expect(mcp.isError, mcp.text).toBe(true);
     expect(mcp.text).toMatch(words);
     for (const text of [result.stderr, result.stdout, mcp.text]) expect(text).not.toMatch(/Maximum call stack|unexpected error/);
+  });
+});
+
+describe("a deployment or a rollback target off the document where a plan or a rollback reads it is the service's error, on dms and the MCP server alike", () => {
+  // [what, dms command line, MCP tool and arguments, what both say]: each once ended in a TypeError
+  // ("Cannot destructure property 'repo_commit_sha'", exit 6 with kind "error"), a plan line "would
+  // run: scm_host 0=x", "active revision [object Object]" or a read of ".../revisions/undefined".
+  const cases: [string, string[], string, Record<string, unknown>, RegExp][] = [
+    [
+      "a plan of a deployment without source_revision_config",
+      ["deploy", NO_CONFIG, "--ref", "main", "--dry-run"],
+      "deploy",
+      { deployment_id: NO_CONFIG, source_revision_config: { repo_ref: "main" }, dry_run: true },
+      /the deployment's source_revision_config is missing, not an object/,
+    ],
+    [
+      "a plan of a deployment whose source_revision_config is text",
+      ["deploy", STRING_CONFIG, "--ref", "main", "--dry-run"],
+      "deploy",
+      { deployment_id: STRING_CONFIG, source_revision_config: { repo_ref: "main" }, dry_run: true },
+      /the deployment's source_revision_config is "x", not an object/,
+    ],
+    [
+      "a rollback of a deployment whose active_revision_id is an object",
+      ["rollback", OBJECT_ACTIVE],
+      "rollback",
+      { deployment_id: OBJECT_ACTIVE },
+      /the deployment's active_revision_id is \{\}, not a UUID or null/,
+    ],
+    [
+      "a rollback to a revision answered without its id",
+      ["rollback", NO_ID_TARGET, "--to", REVISION],
+      "rollback",
+      { deployment_id: NO_ID_TARGET, revision_id: REVISION },
+      /the revision's id \(none\) is not a UUID; nothing was sent/,
+    ],
+  ];
+  it.concurrent.each(cases)("%s", async (_what, args, tool, toolArgs, words) => {
+    for (const json of [[], ["--json"]]) {
+      const result = await dms([...args, ...json, "--interval", "10ms", "--timeout", "2s"], env());
+      expect(result.code, result.stderr).toBe(6);
+      expect(result.stderr).toMatch(words);
+      expect(result.stdout + result.stderr).not.toMatch(/undefined|\[object Object\]|Cannot (destructure|read)/);
+      if (json.length > 0) {
+        const last = JSON.parse(result.stdout.trimEnd().split("\n").at(-1)!);
+        expect(last).toMatchObject({ event: "result", exit_code: 6, error: { kind: "api_error", title: "Invalid response body" } });
+      }
+    }
+    const mcp = await mcpCall(tool, toolArgs);
+    expect(mcp.isError, mcp.text).toBe(true);
+    expect(mcp.text).toMatch(words);
+    // Nothing was patched.
+    expect(server.requests.filter((r) => r.method === "PATCH" && r.url.pathname === `/v2/deployments/${args[1]}`)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 // dms rollback <deployment-id> [--to <revision-id|active>]: deploy again what an earlier revision
 // ran, then wait as deploy does. Which revision and which patch are the client's
 // (findRollbackTarget, rollbackPatch); the PATCH and the wait are deploy's.
-import { NoRevisionCreatedError } from "../../client/deploy-revision.js";
+import { checkDeploymentFields, NoRevisionCreatedError } from "../../client/deploy-revision.js";
 import { unwrap } from "../../client/errors.js";
 import { planRollback } from "../../client/plan.js";
 import { findRollbackTarget, NoRollbackTargetError, rollbackPatch } from "../../client/rollback.js";
@@ -53,7 +53,10 @@ export async function run(args: string[], io: Io): Promise<number> {
     try {
       let toRevisionId = to;
       if (to === "active") {
-        const deployment = unwrap(await client.GET("/v2/deployments/{deployment_id}", { params: { path: { deployment_id: deploymentId } }, signal }));
+        const read = await client.GET("/v2/deployments/{deployment_id}", { params: { path: { deployment_id: deploymentId } }, signal });
+        const deployment = unwrap(read);
+        // Its active revision is read here: off the document, the service's error (exit 6), not a path.
+        checkDeploymentFields(deployment, ["active_revision_id"], read.response);
         if (deployment.active_revision_id === null) throw new NoRollbackTargetError(deploymentId, null);
         toRevisionId = deployment.active_revision_id;
       }
