@@ -129,6 +129,14 @@ export async function findRollbackTarget(
   // stops at the first match, so a long history costs only the pages up to it.
   let passedActive = false;
   for await (const revision of paginate(client, "/v2/deployments/{deployment_id}/revisions", { path: { deployment_id: deploymentId }, signal })) {
+    // An item that is not a revision (null, a number: off the document) is the service's error, not a TypeError.
+    if (typeof revision !== "object" || revision === null || Array.isArray(revision)) {
+      throw new ApiError(new Response(null, { status: 200 }), revision, {
+        request: { method: "GET", url: `/v2/deployments/${deploymentId}/revisions` },
+        title: "Invalid response body",
+        detail: `the page of revisions has an item that is not a revision: ${jsonExcerpt(revision, 60) ?? "(none)"}; nothing was sent`,
+      });
+    }
     if (revision.id === active) passedActive = true;
     else if (passedActive && revision.status === "DEPLOYED") return { deployment, target: checkedTarget(deployment, revision, true) };
   }

@@ -8,7 +8,7 @@ import { ApiError } from "../client/errors.js";
 import { type ChangePlan, planLines } from "../client/plan.js";
 import { RequestTimeoutError } from "../client/timeout.js";
 import { checkNesting, Masker } from "../shared/mask.js";
-import { terminalSafe } from "../shared/terminal-text.js";
+import { jsonSafe, terminalSafe } from "../shared/terminal-text.js";
 import { patchMayHaveBeenApplied } from "../shared/unknown-outcome.js";
 
 /** How the MCP server says to check a change whose outcome is unknown. */
@@ -125,7 +125,9 @@ export function offSchemaResult(tool: string, result: ToolResult, problem: strin
   const note =
     `${tool}: the service's answer does not match the document (${terminalSafe(shown)}), so it is given as JSON text, not as structured content` +
     (hasJson ? ":" : "; it is too large to give as text here: read it with dms or the API (the same call).");
-  return { content: [...words, note, ...(hasJson ? [json] : [])].map((text) => ({ type: "text" as const, text })), isError: true };
+  // The JSON text with the controls a terminal or a dialog acts on (bidi, C1, separators) as \u escapes:
+  // still the same JSON value, and shown by the rule of every other text of the server.
+  return { content: [...words, note, ...(hasJson ? [jsonSafe(json)] : [])].map((text) => ({ type: "text" as const, text })), isError: true };
 }
 
 export function errorResult(text: string): ToolResult {

@@ -5,7 +5,9 @@
 // with isError set so that an agent does not take a failed deploy for a done one.
 import { sourceRuleLines } from "../shared/source-rules.js";
 import { patchForRevision } from "../client/deploy-revision.js";
-import { unwrap } from "../client/errors.js";
+import { ApiError, unwrap } from "../client/errors.js";
+import { jsonExcerpt } from "../client/problem-details.js";
+import { isUuid } from "../shared/uuid.js";
 import { planDeploy } from "../client/plan.js";
 import { isTerminalRevisionStatus, RevisionWaitTimeoutError, waitForRevision } from "../client/wait-for-revision.js";
 import { createsRevision, REVISION_FIELDS } from "../shared/revision-rules.js";
@@ -134,7 +136,18 @@ export async function afterPatch(
 /** The revision as it is now, one GET. */
 async function currentRevision(context: ToolContext, deploymentId: string, revisionId: string): Promise<Revision> {
   const path = { deployment_id: deploymentId, revision_id: revisionId };
-  return unwrap(await context.client.GET("/v2/deployments/{deployment_id}/revisions/{revision_id}", { params: { path }, signal: context.signal }));
+  const result = await context.client.GET("/v2/deployments/{deployment_id}/revisions/{revision_id}", { params: { path }, signal: context.signal });
+  const revision = unwrap(result);
+  // The answer's words are written from its id and status (as waitForRevision checks them): an
+  // answer without them is the service's error, and the revision was still created.
+  const { id, status } = (revision ?? {}) as { id?: unknown; status?: unknown };
+  if (!isUuid(id) || typeof status !== "string") {
+    throw new ApiError(result.response, revision, {
+      title: "Invalid response body",
+      detail: `the ${result.response.status} response is not a revision: its id is ${jsonExcerpt(id, 60) ?? "missing"} and its status ${jsonExcerpt(status, 60) ?? "missing"}`,
+    });
+  }
+  return revision;
 }
 
 /** deploy's and rollback's dry_run. */

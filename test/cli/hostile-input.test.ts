@@ -38,6 +38,10 @@ const NO_CONFIG = "ae0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01";
 const STRING_CONFIG = "af0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01";
 const OBJECT_ACTIVE = "ba0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01";
 const NO_ID_TARGET = "bb0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01";
+const NULL_ITEM = "bc0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01";
+/** A deployment whose new revision is answered without an id or a status; one whose answer has a bidi control and no created_at. */
+const BARE_CREATED = "bd0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01";
+const BIDI_NAME = "be0d8a52-3c1e-4f7a-9b2d-1e5f3a7c9d01";
 /** `METHOD path[?name_contains]` → status and body, DEEP standing for 5000 levels of arrays. */
 const DEEP_QUOTED = new Map<string, [number, string]>([
   ["GET /v2/deployments?deep-body", [200, "DEEP"]],
@@ -66,6 +70,15 @@ const DEEP_QUOTED = new Map<string, [number, string]>([
     `GET /v2/deployments/${NO_ID_TARGET}/revisions/${REVISION}`,
     [200, `{"status":"DEPLOYED","source":"scm_host","source_revision_config":{"repo_ref":"main"}}`],
   ],
+  [
+    `GET /v2/deployments/${NULL_ITEM}`,
+    [200, `{"id":"${NULL_ITEM}","source":"scm_host","latest_revision_id":"${REVISION}","active_revision_id":"${REVISION}"}`],
+  ],
+  [`GET /v2/deployments/${NULL_ITEM}/revisions`, [200, `{"resources":[null],"offset":1}`]],
+  [`GET /v2/deployments/${BARE_CREATED}`, [200, `{"id":"${BARE_CREATED}","source":"scm_host","latest_revision_id":null}`]],
+  [`PATCH /v2/deployments/${BARE_CREATED}`, [200, `{"id":"${BARE_CREATED}","source":"scm_host","latest_revision_id":"${CREATED}"}`]],
+  [`GET /v2/deployments/${BARE_CREATED}/revisions/${CREATED}`, [200, "{}"]],
+  [`GET /v2/deployments/${BIDI_NAME}`, [200, `{"id":"${BIDI_NAME}","name":"evil\u202egnp.exe"}`]],
 ]);
 
 let server: LocalServer;
@@ -359,6 +372,13 @@ describe("a deployment or a rollback target off the document where a plan or a r
       { deployment_id: NO_ID_TARGET, revision_id: REVISION },
       /the revision's id \(none\) is not a UUID; nothing was sent/,
     ],
+    [
+      "a rollback whose page of revisions holds null",
+      ["rollback", NULL_ITEM],
+      "rollback",
+      { deployment_id: NULL_ITEM },
+      /the page of revisions has an item that is not a revision: null; nothing was sent/,
+    ],
   ];
   it.concurrent.each(cases)("%s", async (_what, args, tool, toolArgs, words) => {
     for (const json of [[], ["--json"]]) {
@@ -376,5 +396,23 @@ describe("a deployment or a rollback target off the document where a plan or a r
     expect(mcp.text).toMatch(words);
     // Nothing was patched.
     expect(server.requests.filter((r) => r.method === "PATCH" && r.url.pathname === `/v2/deployments/${args[1]}`)).toEqual([]);
+  });
+});
+
+describe("the MCP server's words about an answer off the document", () => {
+  it("deploy with wait: false, the new revision answered without its id and status: it was created, follow it (no 'revision undefined … is undefined')", async () => {
+    const mcp = await mcpCall("deploy", { deployment_id: BARE_CREATED, source_revision_config: { repo_ref: "main" }, wait: false });
+    expect(mcp.isError).toBe(true);
+    expect(mcp.text).toContain(CREATED);
+    expect(mcp.text).toMatch(/wait_for_revision/);
+    expect(mcp.text).toMatch(/is not a revision: its id is missing and its status missing/);
+    expect(mcp.text).not.toMatch(/undefined/);
+  });
+
+  it("the data given as JSON text has its bidi controls as \\u escapes: the same JSON value, shown by the rule of every text", async () => {
+    const mcp = await mcpCall("get_deployment", { deployment_id: BIDI_NAME });
+    expect(mcp.isError).toBe(true);
+    expect(mcp.text).not.toContain("\u202e");
+    expect(JSON.parse(mcp.text.split("\n").at(-1)!)).toEqual({ id: BIDI_NAME, name: "evil\u202egnp.exe" });
   });
 });
