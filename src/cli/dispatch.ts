@@ -96,16 +96,17 @@ export async function runDms(argv: string[], { stdout, stderr, env }: DmsIo): Pr
 }
 
 async function runCommand(name: string, args: string[], io: Io): Promise<number> {
-  const [{ UsageError }, { annotateError }, { terminalSafe }] = await Promise.all([import("./usage.js"), import("./github.js"), import("./terminal-text.js")]);
+  const [{ UsageError }, { annotateError }, { terminalSafe }, { EXIT }] = await Promise.all([
+    import("./usage.js"),
+    import("./github.js"),
+    import("./terminal-text.js"),
+    import("./exit-codes.js"),
+  ]);
   try {
     const module = await API_COMMANDS[name]!();
     return await module.run(args, io);
   } catch (error) {
-    if (!(error instanceof UsageError)) {
-      const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-      io.stderr.write(`${io.redactor.quoted(`dms ${name}: unexpected error: ${text}`)}\n`);
-      return 1;
-    }
+    if (!(error instanceof UsageError)) return internalError(name, args, error, io, terminalSafe, EXIT.internal);
     const message = io.redactor.quoted(terminalSafe(error.message));
     // With the usage line, as every local server says a usage error (src/local-server/listen.ts).
     const usage = HELP[name]?.split("\n").find((line) => line.startsWith("Usage: "));
@@ -115,6 +116,22 @@ async function runCommand(name: string, args: string[], io: Io): Promise<number>
     if (wantsJson(name, args)) io.stdout.write(`${JSON.stringify({ event: "result", exit_code: 2, error: { kind: "usage", message } })}\n`);
     return 2;
   }
+}
+
+/**
+ * A failure of dms itself (a bug): exit 70, never 1 (a failed revision, which a pipeline may roll
+ * back on). The stack is shown for a report, its text made safe for the terminal and masked; with
+ * --json the last line is still a result object.
+ */
+function internalError(name: string, args: string[], error: unknown, io: Io, terminalSafe: (text: string) => string, code: number): number {
+  const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  const message = io.redactor.quoted(terminalSafe(`unexpected error (a bug in dms; please report it): ${text}`));
+  io.stderr.write(`dms ${name}: ${message}\n`);
+  if (wantsJson(name, args)) {
+    const summary = io.redactor.quoted(terminalSafe(error instanceof Error ? error.message : String(error)));
+    io.stdout.write(`${JSON.stringify({ event: "result", exit_code: code, error: { kind: "internal", message: summary } })}\n`);
+  }
+  return code;
 }
 
 function unknownCommand(name: string, stderr: Io["stderr"]): number {

@@ -19,6 +19,11 @@ export const EXIT = Object.freeze({
   apiError: 6,
   /** dms rollback: no revision to go back to (no active one, or no DEPLOYED one older than it). */
   noRollbackTarget: 7,
+  /**
+   * dms itself failed (a bug, not the deployment nor the service): never 1, which a pipeline reads as
+   * "the revision failed" and may roll back on. 70 is EX_SOFTWARE of sysexits.h.
+   */
+  internal: 70,
   /** Stopped by Ctrl+C (SIGINT). */
   interrupted: 130,
   /** Stopped by SIGTERM (a cancelled CI job, Kubernetes). */

@@ -29,9 +29,14 @@ function main(): void {
     (code) => {
       if (code >= 0) process.exitCode = code;
     },
-    (error: unknown) => {
-      process.stderr.write(`dms: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      process.exitCode = 1;
+    // What runDms did not catch itself (its own commands' errors are exit 70 there): still a bug of
+    // dms, still 70, never 1 (a failed revision).
+    async (error: unknown) => {
+      const [{ terminalSafe }, { EXIT }] = await Promise.all([import("./terminal-text.js"), import("./exit-codes.js")]);
+      process.stderr.write(
+        `dms: unexpected error (a bug in dms; please report it): ${terminalSafe(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`,
+      );
+      process.exitCode = EXIT.internal;
     },
   );
 }

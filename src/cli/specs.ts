@@ -93,6 +93,7 @@ const REVISION_EXIT_CODES = [
   [4, "it ended INTERRUPTED (a newer revision replaced it) or SKIPPED"],
   [5, "the patch created no revision (deploy)"],
   [6, "the API answered an error (its problem details are printed), or could not be reached"],
+  [70, "dms itself failed (a bug: please report the message); never a state of the revision"],
   [130, "stopped by Ctrl+C (SIGINT); the ids and the dms wait command that resumes are printed"],
   [143, "stopped by SIGTERM (CI cancel, Kubernetes); printed as for Ctrl+C"],
 ] as const;
@@ -101,6 +102,7 @@ const LIST_EXIT_CODES = [
   [0, "listed"],
   [2, "usage error; nothing was sent"],
   [6, "the API answered an error, or could not be reached"],
+  [70, "dms itself failed (a bug: please report the message)"],
 ] as const;
 
 const DURATIONS = "Durations: a number with ms, s, m or h, such as 20m; a bare number is seconds.";
