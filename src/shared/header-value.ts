@@ -44,6 +44,8 @@ const FETCH_BAD_PORTS: ReadonlySet<number> = new Set([
 
 /** Why fetch would refuse to connect to `url`'s port, or undefined when it would try. */
 export function fetchPortProblem(url: URL): string | undefined {
+  // Port 0 means "any free port" to a server that listens; no server is reached on it.
+  if (url.port === "0") return "port 0 is not a port a server can be reached on (a server given port 0 listens on a free port it picks; use the one it prints)";
   return url.port !== "" && FETCH_BAD_PORTS.has(Number(url.port))
     ? `port ${url.port} is one of the Fetch standard's "bad ports", such as 22, 25 and 6000, which fetch never connects to`
     : undefined;

@@ -179,6 +179,7 @@ describe("a base URL that fetch would refuse or rewrite is a usage error naming 
     ["http://127.0.0.1:4011?tenant=x", /without \?query or #fragment/],
     ["http://127.0.0.1:4011/#top", /without \?query or #fragment/],
     ["https://api.example.test:22/v2", /port 22 is one of the Fetch standard's "bad ports", such as 22, 25 and 6000, which fetch never connects to/],
+    ["http://127.0.0.1:0", /port 0 is not a port a server can be reached on/],
   ];
   const cases = Object.entries(BASE_ARGS).flatMap(([name, args]) => urls.map(([url, message]) => [name, url, args, message] as const));
   it.concurrent.each(cases)("dms %s with %s", async (_name, url, args, message) => {

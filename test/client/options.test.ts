@@ -38,6 +38,8 @@ const badClientOptions: [string, Record<string, unknown>][] = [
   // Ports fetch never connects to (the Fetch standard's bad ports): a TypeError naming baseUrl, not a network failure.
   ["baseUrl", { baseUrl: "http://127.0.0.1:22" }],
   ["baseUrl", { baseUrl: "https://api.example.com:6000/v2" }],
+  // Port 0: what a server is given to pick a free port; nothing is ever reached on it.
+  ["baseUrl", { baseUrl: "http://127.0.0.1:0" }],
   ["apiKey", { apiKey: "" }],
   ["apiKey", { apiKey: "   " }],
   ["apiKey", { apiKey: 42 }],
