@@ -61,7 +61,7 @@ const ROLLBACK_FLAGS = {
   to: {
     type: "string",
     placeholder: "REVISION",
-    description: "the revision to go back to: its UUID, or active; by default the newest DEPLOYED one older than the active one",
+    description: "the revision to go back to: its UUID, active, or previous (the default: the newest DEPLOYED one older than the active one)",
   },
 } as const;
 

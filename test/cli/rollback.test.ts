@@ -10,7 +10,7 @@ import { describeSource } from "../../src/cli/commands/rollback.js";
 import type { Revision } from "../../src/index.js";
 import { startSimulator, type RunningSimulator } from "../../src/simulator/node/index.js";
 import { ROOT } from "../support/document.js";
-import { dms, jsonLines, SimulatorControl } from "./support.js";
+import { dms, dmsInProcess, jsonLines, SimulatorControl } from "./support.js";
 
 let simulator: RunningSimulator;
 let sim: SimulatorControl;
@@ -162,10 +162,25 @@ describe.concurrent("dms rollback", () => {
     expect((await sim.get(`/v2/deployments/${id}`)).latest_revision_id).toBe(before.latest_revision_id);
   });
 
-  it("exit 2 for a --to that is neither a UUID nor active, before anything is sent", async () => {
-    const result = await dms(["rollback", randomUUID(), "--to", "previous"], sim.env());
+  it("--to previous (any case) is the default: the same plan, the same target", async () => {
+    const id = take(roles.withEarlier, "with an earlier DEPLOYED revision");
+    const target = await previousDeployed(id);
+    const plans = await Promise.all(
+      [[], ["--to", "previous"], ["--to=PREVIOUS"]].map(async (to) => {
+        const result = await dmsInProcess(["rollback", id, ...to, "--dry-run", "--json"], sim.env());
+        expect(result.code, result.stderr).toBe(0);
+        return jsonLines(result.stdout).map(({ elapsed_ms: _elapsed, ...line }) => line);
+      }),
+    );
+    expect(plans[1]).toEqual(plans[0]);
+    expect(plans[2]).toEqual(plans[0]);
+    expect(JSON.stringify(plans[0])).toContain(target.id);
+  });
+
+  it("exit 2 for a --to that is neither a UUID, active nor previous, before anything is sent", async () => {
+    const result = await dms(["rollback", randomUUID(), "--to", "latest"], sim.env());
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('--to "previous" is neither a revision\'s UUID nor active');
+    expect(result.stderr).toContain('--to "latest" is neither a revision\'s UUID, active nor previous');
   });
 });
 

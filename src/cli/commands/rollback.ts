@@ -1,4 +1,4 @@
-// dms rollback <deployment-id> [--to <revision-id|active>]: deploy again what an earlier revision
+// dms rollback <deployment-id> [--to <revision-id|active|previous>]: deploy again what an earlier revision
 // ran, then wait as deploy does. Which revision and which patch are the client's
 // (findRollbackTarget, rollbackPatch); the PATCH and the wait are deploy's.
 import { checkDeploymentFields, NoRevisionCreatedError } from "../../client/deploy-revision.js";
@@ -15,13 +15,18 @@ import { ROLLBACK } from "../specs.js";
 import { terminalSafe } from "../terminal-text.js";
 import { parseCommand, parseUuid, shownValue, UsageError } from "../usage.js";
 
-/** --to: a revision id, or "active" (any case) for the revision that runs now. */
+/**
+ * --to: a revision id, "active" (any case) for the revision that runs now, or "previous" (any case)
+ * for the default, the newest DEPLOYED revision older than the active one: the three values the
+ * Action's rollback-to input takes, so a step and a script say the same.
+ */
 function parseTo(raw: string | undefined): string | undefined {
-  if (raw === undefined || raw.toLowerCase() === "active") return raw?.toLowerCase();
+  if (raw === undefined || raw.toLowerCase() === "previous") return undefined;
+  if (raw.toLowerCase() === "active") return "active";
   try {
     return parseUuid("to", raw);
   } catch {
-    throw new UsageError(`--to "${shownValue(raw)}" is neither a revision's UUID nor active`);
+    throw new UsageError(`--to "${shownValue(raw)}" is neither a revision's UUID, active nor previous`);
   }
 }
 
