@@ -81,8 +81,29 @@ export interface NodeGate {
  * HTTP where in-process, MSW and the docs page see both and refuse them (415).
  */
 export function headerValue(req: IncomingMessage, name: string): string | null {
-  const values = req.headersDistinct[name];
-  return values === undefined ? null : values.join(", ");
+  const values = distinctHeaders(req)?.[name];
+  if (values !== undefined) return values.join(", ");
+  const value = req.headers[name];
+  return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+}
+
+/**
+ * The host a request is addressed to: its Host header, or over HTTP/2 (Vite's server with `https`)
+ * its `:authority`, which takes Host's place there. Read as Host only, every HTTP/2 request was a
+ * foreign one (403), so the Vite plugin answered nothing under `vite dev --https`.
+ */
+function hostOf(req: IncomingMessage): string | undefined {
+  const authority = req.headers[":authority"];
+  return req.headers.host ?? (typeof authority === "string" ? authority : undefined);
+}
+
+/**
+ * Every value of every header, or undefined for a request without them: Vite's server over HTTPS is
+ * HTTP/2, whose compatibility request (Http2ServerRequest) has `headers` but no `headersDistinct`
+ * (and HTTP/2 has no repeated singleton headers to lose).
+ */
+function distinctHeaders(req: IncomingMessage): NodeJS.Dict<string[]> | undefined {
+  return (req as { headersDistinct?: NodeJS.Dict<string[]> }).headersDistinct;
 }
 
 // The time bounds every local server sets on its node:http server live with the listen (listen.ts).
@@ -112,13 +133,14 @@ export function createNodeGate(options: GateOptions): NodeGate {
       const path = q < 0 ? target : target.slice(0, q);
       // Two Host headers: req.headers keeps the first, so a foreign one after the server's own was
       // admitted. HTTP allows one (RFC 9112, section 3.2: 400), and the request is not read further.
-      if ((req.headersDistinct.host?.length ?? 0) > 1) {
+      if ((distinctHeaders(req)?.host?.length ?? 0) > 1) {
         refuse(res, problemDetails("bad-request", "The request has more than one Host header; HTTP allows one.", path), {});
         return undefined;
       }
       // A foreign Host gets nothing else, CORS headers included.
-      if (!isAllowedHost(req.headers.host, policy)) {
-        refuse(res, foreignHostProblem(req.headers.host, path, serverName, flagHints), {});
+      const host = hostOf(req);
+      if (!isAllowedHost(host, policy)) {
+        refuse(res, foreignHostProblem(host, path, serverName, flagHints), {});
         return undefined;
       }
       const origin = req.headers.origin;
@@ -135,7 +157,7 @@ export function createNodeGate(options: GateOptions): NodeGate {
         return undefined;
       }
       const cors = corsHeaders(origin, policy);
-      const refused = isCrossSiteWrite(method, req.headers, policy)
+      const refused = isCrossSiteWrite(method, req.headers.host === host ? req.headers : { ...req.headers, host }, policy)
         ? crossSiteWriteProblem(origin, method, path, serverName, flagHints)
         : requestTargetProblem(target);
       if (refused) {
@@ -254,12 +276,15 @@ function sendThenClose(
   status: number,
   headers: Record<string, string>,
 ): number {
-  res.writeHead(status, {
-    ...headers,
-    "content-type": contentType,
-    "content-length": String(Buffer.byteLength(text)),
-    connection: "close",
-  });
+  const length = String(Buffer.byteLength(text));
+  // HTTP/2 (Vite's server with https) has no Connection header (writeHead threw on it): the answer
+  // ends its own stream at once, and the connection's other streams go on.
+  if (req.httpVersionMajor >= 2) {
+    res.writeHead(status, { ...headers, "content-type": contentType, "content-length": length });
+    res.end(text);
+    return status;
+  }
+  res.writeHead(status, { ...headers, "content-type": contentType, "content-length": length, connection: "close" });
   res.write(text);
   const timer = setTimeout(() => res.end(), LINGER_MS);
   timer.unref();
