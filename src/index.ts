@@ -11,7 +11,7 @@ export {
 export { DEFAULT_RETRY, parseRetryAfter, type RetryOptions } from "./client/retry.js";
 export { DEFAULT_TIMEOUT_MS, RequestTimeoutError } from "./client/timeout.js";
 export { MAX_REDIRECTS, RedirectError } from "./client/redirects.js";
-export { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLargeError } from "./client/response-size.js";
+export { DEFAULT_MAX_RESPONSE_BYTES, isUnreadPatchSuccess, ResponseTooLargeError } from "./client/response-size.js";
 export { ApiError, unwrap, type ApiErrorOptions, type ClientResult } from "./client/errors.js";
 export {
   DEFAULT_PAGE_SIZE,

@@ -4,6 +4,7 @@ import { PatchOutcomeUnknownError } from "../client/deploy-revision.js";
 import { ApiError } from "../client/errors.js";
 import { isWorkspaceRequired, workspaceAdvice } from "../shared/problems.js";
 import { RedirectError } from "../client/redirects.js";
+import { isUnreadPatchSuccess, ResponseTooLargeError } from "../client/response-size.js";
 import { RequestTimeoutError } from "../client/timeout.js";
 import { patchMayHaveBeenApplied } from "../shared/unknown-outcome.js";
 
@@ -65,6 +66,22 @@ export function describeError(error: unknown, baseUrl: string): DescribedError {
       summary: `${error.message}; ${patchMayHaveBeenApplied(CHECK_WITH)}`,
       details: [],
       json: { kind: "network_error", method: "PATCH", message: reason, outcome_unknown: true },
+    };
+  }
+  if (error instanceof ResponseTooLargeError) {
+    // A PATCH answered with success was applied, though its answer was not read: never "try again".
+    const unread = isUnreadPatchSuccess(error);
+    return {
+      summary: unread ? `${error.message}; ${patchMayHaveBeenApplied(CHECK_WITH)}` : error.message,
+      details: [],
+      json: {
+        kind: "response_too_large",
+        method: error.method,
+        path: error.path,
+        status: error.status,
+        max_response_bytes: error.maxResponseBytes,
+        ...(unread ? { outcome_unknown: true } : {}),
+      },
     };
   }
   if (error instanceof RedirectError) {

@@ -30,6 +30,16 @@ export class ResponseTooLargeError extends Error {
   }
 }
 
+/**
+ * Whether `error` is a PATCH the service answered with success whose answer was too large to read:
+ * the patch was applied (a revision may have been created) though the client never saw the answer,
+ * so sending it again could deploy twice. dms and the MCP server say so as for a PATCH that got no
+ * complete answer (src/shared/unknown-outcome.ts).
+ */
+export function isUnreadPatchSuccess(error: unknown): boolean {
+  return error instanceof ResponseTooLargeError && error.method === "PATCH" && error.status >= 200 && error.status < 300;
+}
+
 /** The body as text (UTF-8, as Response.text() reads it), or a rejection once it passes maxBytes. */
 async function readBounded(body: ReadableStream<Uint8Array>, maxBytes: number, tooLarge: () => Error): Promise<string> {
   const read = await readBodyWithin(body, maxBytes);

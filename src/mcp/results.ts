@@ -6,6 +6,7 @@ import { isWorkspaceRequired, workspaceAdvice } from "../shared/problems.js";
 import { NoRevisionCreatedError, PatchOutcomeUnknownError } from "../client/deploy-revision.js";
 import { ApiError } from "../client/errors.js";
 import { type ChangePlan, planLines } from "../client/plan.js";
+import { isUnreadPatchSuccess, ResponseTooLargeError } from "../client/response-size.js";
 import { RequestTimeoutError } from "../client/timeout.js";
 import { checkNesting, Masker } from "../shared/mask.js";
 import { jsonSafe, terminalSafe } from "../shared/terminal-text.js";
@@ -194,8 +195,12 @@ export function failureResult(tool: string, error: unknown): ToolResult {
   }
   if (error instanceof ApiError) return errorResult(apiErrorText(tool, error));
   if (error instanceof NoRevisionCreatedError) return errorResult(`${tool}: ${error.message}`);
-  if ((error instanceof RequestTimeoutError && error.method === "PATCH") || error instanceof PatchOutcomeUnknownError) {
-    // Sent and not answered: trying again could deploy twice.
+  if (
+    (error instanceof RequestTimeoutError && error.method === "PATCH") ||
+    error instanceof PatchOutcomeUnknownError ||
+    (error instanceof ResponseTooLargeError && isUnreadPatchSuccess(error))
+  ) {
+    // Sent and not answered (or answered with success, too large to read): trying again could deploy twice.
     return errorResult(
       `${tool}: ${error.message}; ${patchMayHaveBeenApplied(CHECK_WITH)}. Do not call ${tool} again before checking: if it was applied, ` +
         "that would create another revision.",

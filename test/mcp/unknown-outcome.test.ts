@@ -1,5 +1,5 @@
 // A change whose outcome is unknown: the PATCH was sent and no complete answer came back (it timed
-// out, or its connection was cut). dms and the MCP server say so in the same words
+// out, its connection was cut, or its success was too large to read). dms and the MCP server say so in the same words
 // (src/shared/unknown-outcome.ts), each naming how to check, and neither says to try again. One
 // table, both surfaces, against a real HTTP server that answers the GET and fails the PATCH.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -19,6 +19,12 @@ const KEY = "unknown-outcome-key";
 const FAILURES = {
   "times out": (res: import("node:http").ServerResponse) => void res,
   "has its connection cut": (res: import("node:http").ServerResponse) => res.socket?.destroy(),
+  // Applied, and answered with success, but larger than the client reads (maxResponseBytes): the
+  // revision it created is unknown to the caller all the same.
+  "is answered 200 with a body too large to read": (res: import("node:http").ServerResponse) => {
+    res.writeHead(200, { "content-type": "application/json", "content-length": String(2 ** 40) });
+    res.flushHeaders();
+  },
 } as const;
 
 const servers: Record<string, LocalServer> = {};
