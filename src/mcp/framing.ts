@@ -4,18 +4,22 @@
 // client would wait forever. Here:
 // - not JSON: -32700, id null;
 // - JSON but not a JSON-RPC 2.0 message: -32600, with its id when one can be read (else null);
+// - JSON nested more than MAX_WALK_DEPTH levels (however deep): -32600 saying so;
 // - a batch (a JSON array): one -32600 saying batches are not taken (MCP 2025-06-18 removed them);
 // - an integer id past 2^53, which JavaScript numbers cannot hold: carried through the server as a
 //   string that names its digits, and written back as those digits in every answer, so that any
 //   JSON integer id is echoed exactly.
 import { randomUUID } from "node:crypto";
 import { ErrorCode, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { checkNesting, MAX_WALK_DEPTH } from "../shared/mask.js";
 
 /** What an integer id too large for a number becomes inside the server: this prefix, then its digits. */
 const BIG_ID = `dms-mcp-integer-id:${randomUUID()}:`;
 const BIG_ID_TEXT = new RegExp(`"${BIG_ID}(-?\\d+)"`, "g");
 
 export type Reading = { ok: true; message: unknown } | { ok: false; code: number; message: string; id: string | number | null };
+
+const TOO_DEEP = `invalid request: the message nests objects and arrays more than ${MAX_WALK_DEPTH} levels deep`;
 
 export const BATCH_REFUSED = "invalid request: batches are not taken (MCP 2025-06-18 removed them): send each message on its own";
 
@@ -58,8 +62,16 @@ export function readMessage(text: string): Reading {
   let message: unknown;
   try {
     message = parseKeepingIds(text);
-  } catch {
+  } catch (error) {
+    // JSON nested past what the parser's reviver can recurse into is JSON all the same: said as such.
+    if (error instanceof RangeError) return { ok: false, code: ErrorCode.InvalidRequest, message: TOO_DEEP, id: null };
     return { ok: false, code: ErrorCode.ParseError, message: "parse error: the message is not JSON", id: null };
+  }
+  try {
+    // Before anything recursive (the SDK's schemas, JSON.stringify) walks it; no tool takes anything near.
+    checkNesting(message);
+  } catch {
+    return { ok: false, code: ErrorCode.InvalidRequest, message: TOO_DEEP, id: readableId(message) };
   }
   if (Array.isArray(message)) return { ok: false, code: ErrorCode.InvalidRequest, message: BATCH_REFUSED, id: null };
   if (!JSONRPCMessageSchema.safeParse(message).success) {

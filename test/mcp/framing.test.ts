@@ -27,6 +27,20 @@ const CASES: { name: string; line: string; id: string; code?: number; message?: 
   { name: "an id of 30 digits", line: `{"jsonrpc":"2.0","id":${BIG},"method":"ping"}`, id: BIG },
   { name: "a negative id of 30 digits", line: `{"jsonrpc":"2.0","id":-${BIG},"method":"ping"}`, id: `-${BIG}` },
   { name: "an invalid request with a big id", line: `{"jsonrpc":"1.0","id":${BIG},"method":"ping"}`, id: BIG, code: -32600 },
+  {
+    name: "a request nested 101 levels deep",
+    line: `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"list_listeners","arguments":{"a":${"[".repeat(98)}${"]".repeat(98)}}}}`,
+    id: "9",
+    code: -32600,
+    message: /nests objects and arrays more than 100 levels deep/,
+  },
+  {
+    name: "JSON nested 100,000 levels deep",
+    line: `${"[".repeat(100_000)}${"]".repeat(100_000)}`,
+    id: "null",
+    code: -32600,
+    message: /more than 100 levels deep/,
+  },
 ];
 
 /** Checks one answer's raw text against its case. */
