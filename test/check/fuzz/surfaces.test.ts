@@ -5,7 +5,6 @@
 // from the same seed. A refusal must be the same answer everywhere, byte for byte: status, media
 // type, body, and Allow. A success the same status. Seeded as the other fuzz properties
 // (FUZZ_SEED, FUZZ_PATH, FUZZ_COLLECT=1).
-import http from "node:http";
 import fc from "fast-check";
 import { getResponse } from "msw";
 import { createServer, type ViteDevServer } from "vite";
@@ -18,7 +17,7 @@ import { type RunningSimulator, startSimulator } from "../../../src/simulator/no
 import { simulatorPlugin } from "../../../src/vite/index.js";
 import { budget, report, timeout } from "./budget.js";
 import { anyCase, type Case, describeCase } from "./requests.js";
-import type { Answer, WireRequest } from "./targets.js";
+import { type Answer, sendHttp, type WireRequest } from "./targets.js";
 
 interface Surface {
   name: string;
@@ -83,38 +82,10 @@ async function overHttp(v: Variant): Promise<Surface> {
   return { name: `HTTP (${v.name})`, send: (request) => sendRaw(running.url, request), close: () => running.close() };
 }
 
-/** One request over HTTP/1.1 as raw as node:http sends it (targets.ts's sendHttp), keeping the Allow header. */
-function sendRaw(base: string, request: WireRequest): Promise<Answer & { headers: string }> {
-  const url = new URL(base);
-  const flat: string[] = ["Host", url.host];
-  for (const [name, value] of request.headers) flat.push(name, value);
-  return new Promise((resolve, reject) => {
-    const req = http.request({
-      host: url.hostname,
-      port: url.port,
-      method: request.method,
-      path: request.target,
-      headers: flat,
-      agent: false,
-      timeout: 15_000,
-    });
-    req.on("timeout", () => req.destroy(new Error("no answer within 15 s")));
-    req.on("error", reject);
-    req.on("response", (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("error", reject);
-      res.on("end", () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          contentType: String(res.headers["content-type"] ?? ""),
-          text: Buffer.concat(chunks).toString("utf8"),
-          headers: sideHeaders((name) => (res.headers[name] as string | undefined) ?? null),
-        }),
-      );
-    });
-    req.end(request.body ? Buffer.from(request.body) : undefined);
-  });
+/** One request over HTTP/1.1 as raw as node:http sends it (targets.ts's sendHttp), with the side headers compared. */
+async function sendRaw(base: string, request: WireRequest): Promise<Answer & { headers: string }> {
+  const answer = await sendHttp(base, request);
+  return { ...answer, headers: sideHeaders((name) => (answer.headers[name] as string | undefined) ?? null) };
 }
 
 function msw(v: Variant): Surface {

@@ -35,8 +35,8 @@ export interface Target {
 const ANSWER_TIMEOUT_MS = 15_000;
 const PROBE = { method: "GET", target: "/v2/listeners", headers: [["x-api-key", "dev"]] as [string, string][] };
 
-/** One request over HTTP/1.1 to `base`, a fresh connection each time. */
-export function sendHttp(base: string, request: WireRequest): Promise<Answer> {
+/** One request over HTTP/1.1 to `base`, a fresh connection each time; the answer's headers as node:http read them. */
+export function sendHttp(base: string, request: WireRequest): Promise<Answer & { headers: http.IncomingHttpHeaders }> {
   const url = new URL(base);
   // With headers as a list, node:http adds no Host line: send the one a client would.
   const flat: string[] = ["Host", url.host];
@@ -58,7 +58,12 @@ export function sendHttp(base: string, request: WireRequest): Promise<Answer> {
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("error", reject);
       res.on("end", () =>
-        resolve({ status: res.statusCode ?? 0, contentType: String(res.headers["content-type"] ?? ""), text: Buffer.concat(chunks).toString("utf8") }),
+        resolve({
+          status: res.statusCode ?? 0,
+          contentType: String(res.headers["content-type"] ?? ""),
+          text: Buffer.concat(chunks).toString("utf8"),
+          headers: res.headers,
+        }),
       );
     });
     req.end(request.body ? Buffer.from(request.body) : undefined);
