@@ -16,6 +16,7 @@ import { pathParameterText } from "../client/path-params.js";
 import { type UntypedCall, untypedMethods } from "../client/untyped-call.js";
 import { DEFAULT_WAIT, isTerminalRevisionStatus } from "../client/wait-for-revision.js";
 import type { Revision } from "../shared/types.js";
+import { isUuid } from "../shared/uuid.js";
 
 export { toOpenapiFetchClient, type OpenapiFetchClient, type PathsWithApiErrors } from "./openapi-fetch-client.js";
 
@@ -120,7 +121,10 @@ function pathSegments(operationId: string, path: string, params: Params | undefi
     const value = typeof values === "object" && values !== null && Object.hasOwn(values, name) ? (values as Record<string, unknown>)[name] : undefined;
     try {
       // The client's own rule: a value it would refuse to send (missing, empty, "..", not text) is refused here, before it becomes a key.
-      return pathParameterText(name, value);
+      const text = pathParameterText(name, value);
+      // A UUID names one resource in either case (the service answers it with the lower-case id), so
+      // it is one key: a patch of "3F2B…" invalidates what "3f2b…" cached. The request sends it as given.
+      return isUuid(text) ? text.toLowerCase() : text;
     } catch (error) {
       throw new TypeError(`${operationId}: ${(error as Error).message.replace(/^path parameter (\S+)/, "params.path.$1")}`);
     }

@@ -131,6 +131,12 @@ describe("createQueries", () => {
     expect(key({ params: { path, query: { limit: 5, offset: undefined } } })).toBe(key({ params: { path, query: { limit: 5 } } }));
     expect(key({ params: { path, query: { limit: 5, offset: 5 } } })).not.toBe(key({ params: { path, query: { limit: 5 } } }));
     expect(key({ params: { path: { deployment_id: "a" } } })).not.toBe(key({ params: { path: { deployment_id: "b" } } }));
+    // A UUID in either case names one resource: one key (the request still sends what it was given).
+    const id = "3f2b8c1e-5a47-4d6b-9e21-7c0a4f8e1b52";
+    expect(JSON.stringify(q.getDeployment({ params: { path: { deployment_id: id.toUpperCase() } } }).queryKey)).toBe(
+      JSON.stringify(q.getDeployment({ params: { path: { deployment_id: id } } }).queryKey),
+    );
+    expect(key({ params: { path: { deployment_id: "AB" } } })).not.toBe(key({ params: { path: { deployment_id: "ab" } } }));
     // TanStack hashes keys with their objects' keys sorted: the same query written in another order is one cache entry.
     expect(hashKey(q.listDeployments({ params: { query: { limit: 5, offset: 10 } } }).queryKey)).toBe(
       hashKey(q.listDeployments({ params: { query: { offset: 10, limit: 5 } } }).queryKey),
