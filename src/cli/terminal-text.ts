@@ -1,2 +1,2 @@
 // dms's text for the terminal: the rule is shared with the MCP server (src/shared/terminal-text.ts).
-export { jsonSafe, terminalSafe } from "../shared/terminal-text.js";
+export { jsonSafe, terminalSafe, usageErrorLines } from "../shared/terminal-text.js";

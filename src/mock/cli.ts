@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 import { parseAllowedHost, parseCorsOrigin } from "../gate/policy.js";
 import { PortInUseError, portInUseLine, stopOnSignals } from "../local-server/listen.js";
 import { parsePort } from "../shared/port.js";
-import { terminalSafe } from "../shared/terminal-text.js";
+import { terminalSafe, usageErrorLines } from "../shared/terminal-text.js";
 import { type RunningMock, startMock } from "./front.js";
 
 const DOCUMENT = fileURLToPath(new URL("../../generated/openapi.yaml", import.meta.url));
@@ -51,8 +51,7 @@ export async function runMockCli(argv: string[] = process.argv.slice(2), env: No
   } catch (error) {
     const message = (error as Error).message;
     // Every usage error with the usage line, as every local server says one.
-    // A flag as typed may hold control characters: shown, not obeyed by the terminal.
-    console.error(`mock: ${terminalSafe(message)}\n${USAGE}`);
+    console.error(usageErrorLines("mock", message, USAGE));
     process.exit(2);
   }
 

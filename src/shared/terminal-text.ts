@@ -30,3 +30,12 @@ export function terminalSafe(text: string): string {
 export function jsonSafe(json: string): string {
   return json.replace(UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
+
+/**
+ * The lines a local server's command line prints for a usage error (the mock, dms-simulator,
+ * `dms simulate`, `npm run docs`): its name, the message, and its usage line. The message quotes a
+ * flag, a value or a path as typed, so it is shown by the rule above, never obeyed by the terminal.
+ */
+export function usageErrorLines(name: string, message: string, usage: string): string {
+  return `${name}: ${terminalSafe(message)}\n${usage}`;
+}

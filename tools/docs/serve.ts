@@ -5,6 +5,7 @@
 import { parseArgs } from "node:util";
 import { PortInUseError, portInUseLine, stopOnSignals } from "../../src/local-server/listen.ts";
 import { parsePort } from "../../src/shared/port.ts";
+import { usageErrorLines } from "../../src/shared/terminal-text.ts";
 import { startDocsServer } from "./docs-server.ts";
 
 const USAGE = `usage: npm run docs [-- --help]
@@ -19,7 +20,7 @@ try {
   }
   if (process.env.PORT) port = parsePort("PORT", process.env.PORT);
 } catch (error) {
-  console.error(`npm run docs: ${(error as Error).message}\n${USAGE}`);
+  console.error(usageErrorLines("npm run docs", (error as Error).message, USAGE));
   process.exit(2);
 }
 

@@ -1,7 +1,7 @@
 // dms simulate [...]: the simulator's own command line (dms-simulator), run in this process so that
 // Ctrl+C and SIGTERM reach its handlers directly. Loaded only for this command.
 import { EXIT } from "../exit-codes.js";
-import { terminalSafe } from "../terminal-text.js";
+import { terminalSafe, usageErrorLines } from "../terminal-text.js";
 
 /** Starts the simulator; resolves once it listens, or with the exit code when it cannot start. */
 export async function run(args: string[]): Promise<number | undefined> {
@@ -16,9 +16,10 @@ export async function run(args: string[]): Promise<number | undefined> {
       process.stderr.write(`${portInUseLine("dms simulate", error.port, "--port or PORT")}\n`);
       return EXIT.failed;
     }
-    const usage = error instanceof SimulatorUsageError ? `\n${USAGE}` : "";
+    const message = (error as Error).message;
     // A flag or a path as typed may hold control characters: shown, not obeyed by the terminal.
-    process.stderr.write(`dms simulate: ${terminalSafe((error as Error).message)}${usage}\n`);
+    const lines = error instanceof SimulatorUsageError ? usageErrorLines("dms simulate", message, USAGE) : `dms simulate: ${terminalSafe(message)}`;
+    process.stderr.write(`${lines}\n`);
     // --state on a Node without node:sqlite: a setup problem, told in one line, like a bad flag.
     return error instanceof SimulatorUsageError || error instanceof SqliteUnavailableError ? EXIT.usage : EXIT.failed;
   }

@@ -2,7 +2,7 @@
 // dms-simulator: runs the stateful simulator until SIGINT or SIGTERM (flags: src/simulator/node/cli-main.ts).
 // A bad flag or value exits 2 with the usage line, a port in use 1 with one line, as every local server.
 import { PortInUseError, portInUseLine } from "../../local-server/listen.js";
-import { terminalSafe } from "../../shared/terminal-text.js";
+import { terminalSafe, usageErrorLines } from "../../shared/terminal-text.js";
 import { runSimulatorCli, SimulatorUsageError, USAGE } from "./cli-main.js";
 import { SqliteUnavailableError, StateFileError } from "./sqlite/index.js";
 
@@ -12,7 +12,7 @@ runSimulatorCli(process.argv.slice(2)).catch((error: unknown) => {
     process.exit(1);
   }
   if (error instanceof SimulatorUsageError) {
-    console.error(`dms-simulator: ${terminalSafe(error.message)}\n${USAGE}`);
+    console.error(usageErrorLines("dms-simulator", error.message, USAGE));
     process.exit(2);
   }
   // A flag or a path as typed may hold control characters: shown, not obeyed by the terminal.

@@ -180,6 +180,15 @@ describe.concurrent.each(SERVERS)("$name", (server) => {
     expect(child.output()).toMatch(server.usage);
   });
 
+  it("a flag with control characters is shown with them made visible, never obeyed by the terminal, exit 2", async () => {
+    const { args, env } = server.command(await freePort(), ["--bogus\x1b]0;owned\x07\x1b[2J"]);
+    const child = start(args, env);
+    expect((await child.exited).code, child.output()).toBe(2);
+    expect(child.output()).toContain("--bogus\\x1B]0;owned\\x07\\x1B[2J");
+    expect(child.output()).not.toMatch(/[\x07\x1b]/);
+    expect(child.output()).toMatch(server.usage);
+  });
+
   it("a bad value exits 2 with the usage line", async () => {
     const { args, env } = server.badValue(await freePort());
     const child = start(args, env);
