@@ -1,7 +1,7 @@
 // deployRevision: patch a deployment and wait for the revision the patch created, the usual CI/CD step.
 import { jsonExcerpt } from "./problem-details.js";
 import type { DeploymentsClient } from "./client.js";
-import { ApiError, unwrap } from "./errors.js";
+import { invalidResponseBody, unwrap } from "./errors.js";
 import { serializeJsonBody } from "./json-body.js";
 import { terminalSafe } from "../shared/terminal-text.js";
 import { isUuid } from "../shared/uuid.js";
@@ -61,7 +61,6 @@ export class SourceMismatchError extends Error {
   }
 }
 
-/** Throws SourceMismatchError when `patch` breaks the source table for `deployment`. */
 /** The fields of a deployment answer a change reads, each with its rule (the document's) and its words. */
 const DEPLOYMENT_FIELD_RULES = {
   source_revision_config: [(v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v), "an object"],
@@ -81,15 +80,12 @@ export function checkDeploymentFields(deployment: Deployment, fields: readonly (
     const [valid, what] = DEPLOYMENT_FIELD_RULES[field];
     if (valid(value)) continue;
     // Without the response (read earlier, elsewhere), the request that read it, for the message.
-    const read = response ? {} : { request: { method: "GET", url: `/v2/deployments/${String(deployment?.id)}` } };
-    throw new ApiError(response ?? new Response(null, { status: 200 }), deployment, {
-      ...read,
-      title: "Invalid response body",
-      detail: `the deployment's ${field} is ${jsonExcerpt(value, 60) ?? "missing"}, not ${what}`,
-    });
+    const read = response ?? { method: "GET", url: `/v2/deployments/${String(deployment?.id)}` };
+    throw invalidResponseBody(read, deployment, `the deployment's ${field} is ${jsonExcerpt(value, 60) ?? "missing"}, not ${what}`);
   }
 }
 
+/** Throws SourceMismatchError when `patch` breaks the source table for `deployment`. */
 export function checkPatchFitsSource(deployment: Pick<Deployment, "id" | "source">, patch: DeploymentPatch): void {
   const { revisionSource, fields } = sourceViolations(deployment.source, patch);
   const violations = [...(revisionSource ? [revisionSource] : []), ...fields];
@@ -135,10 +131,7 @@ export async function patchForRevision(
   // The id goes into the path of every read that follows and is printed to resume a wait: an answer
   // whose id is not the document's UUID ("..", "", a name) is the service's error, said as one.
   if (!isUuid(revisionId)) {
-    throw new ApiError(answered.response, deployment, {
-      title: "Invalid response body",
-      detail: `the PATCH answer's latest_revision_id ${jsonExcerpt(revisionId, 60) ?? "(none)"} is not a UUID`,
-    });
+    throw invalidResponseBody(answered.response, deployment, `the PATCH answer's latest_revision_id ${jsonExcerpt(revisionId, 60) ?? "(none)"} is not a UUID`);
   }
   return { deployment, revisionId };
 }

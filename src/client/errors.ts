@@ -129,6 +129,19 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A success answer whose body breaks the document where the client reads it: the service's error,
+ * said as one (an ApiError titled "Invalid response body", with `detail` saying what is wrong),
+ * never a TypeError of the code that reads it nor "undefined" in a message. `read` is the response,
+ * or, where it is no longer at hand (read earlier, elsewhere), the request that read it.
+ */
+export function invalidResponseBody(read: Response | RequestLine, body: unknown, detail: string, cause?: unknown): ApiError {
+  const title = "Invalid response body";
+  // A Response has a status; a RequestLine only a method and a URL.
+  if ("status" in read) return new ApiError(read, body, { title, detail, cause });
+  return new ApiError(new Response(null, { status: 200 }), body, { request: read, title, detail, cause });
+}
+
 /** The result of any client call: openapi-fetch's `{ data, error, response }`. */
 export interface ClientResult<Data> {
   data?: Data;

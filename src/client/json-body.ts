@@ -4,12 +4,10 @@
 // ApiError with the status, method and path, instead of a SyntaxError without them or `undefined`
 // passed off as data.
 import { toPointer } from "../shared/walk.js";
-import { ApiError } from "./errors.js";
-
-const TITLE = "Invalid response body";
+import { invalidResponseBody } from "./errors.js";
 
 export function readSuccessData(response: Response, text: unknown): unknown {
-  const invalid = (detail: string, cause?: unknown) => new ApiError(response, text, { title: TITLE, detail, cause });
+  const invalid = (detail: string, cause?: unknown) => invalidResponseBody(response, text, detail, cause);
   const said = `the ${response.status} response`;
   if (typeof text !== "string" || text.trim() === "") throw invalid(`${said} has an empty body where the API sends JSON`);
   let data: unknown;

@@ -3,7 +3,7 @@
 // ways of walking a list (paginate and createQueries' infinite queries) read each page through
 // this check, so a server that breaks the rule fails them in the same words.
 import { jsonExcerpt } from "./problem-details.js";
-import { ApiError, unwrap } from "./errors.js";
+import { invalidResponseBody, unwrap } from "./errors.js";
 import type { UntypedResult } from "./untyped-call.js";
 
 export interface Page<Item = unknown> {
@@ -25,25 +25,20 @@ export function hasNextPage(page: Page, limit: number): boolean {
 export function readPage<Item>(result: UntypedResult, limit: number, offset: number): Page<Item> {
   const page = unwrap(result) as Page<Item> | null;
   if (!Array.isArray(page?.resources)) {
-    throw new ApiError(result.response, page, {
-      title: "Invalid response body",
-      detail: `the ${result.response.status} response is not a page: it has no "resources" list`,
-    });
+    throw invalidResponseBody(result.response, page, `the ${result.response.status} response is not a page: it has no "resources" list`);
   }
   // More than asked for: the server ignored the limit, and its offsets cannot be trusted to end the walk.
   if (page.resources.length > limit) {
-    throw new ApiError(result.response, page, {
-      title: "Invalid response body",
-      detail: `the page has ${page.resources.length} resources, more than the limit of ${limit} it was asked for`,
-    });
+    throw invalidResponseBody(result.response, page, `the page has ${page.resources.length} resources, more than the limit of ${limit} it was asked for`);
   }
   if (hasNextPage(page, limit) && !(Number.isSafeInteger(page.offset) && page.offset > offset)) {
-    throw new ApiError(result.response, page, {
-      title: "Invalid response body",
-      detail: Number.isSafeInteger(page.offset)
+    throw invalidResponseBody(
+      result.response,
+      page,
+      Number.isSafeInteger(page.offset)
         ? `the response offset ${page.offset} does not advance past ${offset}`
         : `the response offset ${jsonExcerpt(page.offset, 60) ?? "(none)"} is not a whole number`,
-    });
+    );
   }
   return page;
 }

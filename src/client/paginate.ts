@@ -3,8 +3,8 @@
 // with fewer than `limit` resources is the last one.
 import type { paths } from "../../generated/schema.js";
 import type { DeploymentsClient } from "./client.js";
-import { checkNesting, NestedTooDeepError } from "../shared/mask.js";
-import { ApiError } from "./errors.js";
+import { invalidResponseBody } from "./errors.js";
+import { jsonExcerpt } from "./problem-details.js";
 import { hasNextPage, readPage } from "./page.js";
 import { untypedMethods } from "./untyped-call.js";
 
@@ -66,10 +66,11 @@ export async function* paginate<P extends PagedPath>(client: DeploymentsClient, 
     const ids = idsOf(page.resources);
     repeats = ids !== undefined && ids === before ? repeats + 1 : 0;
     if (repeats >= 2) {
-      throw new ApiError(result.response, page, {
-        title: "Invalid response body",
-        detail: `the pages at offsets ${firstOfRepeat} to ${offset} hold the same resources (the server ignored offset)`,
-      });
+      throw invalidResponseBody(
+        result.response,
+        page,
+        `the pages at offsets ${firstOfRepeat} to ${offset} hold the same resources (the server ignored offset)`,
+      );
     }
     if (repeats === 0) firstOfRepeat = offset;
     before = ids;
@@ -91,12 +92,6 @@ function idsOf(items: readonly unknown[]): string | undefined {
   if (items.length === 0) return undefined;
   const ids = items.map((item) => (item as { id?: unknown } | null)?.id);
   if (ids.every((id) => typeof id === "string")) return JSON.stringify(ids);
-  try {
-    // Before JSON.stringify, which would overflow its stack on data nested thousands of levels deep.
-    checkNesting(items);
-  } catch (error) {
-    if (error instanceof NestedTooDeepError) return `(${error.message})`;
-    throw error;
-  }
-  return JSON.stringify(items);
+  // Whole (no cut), and data nested thousands of levels deep read as its depth's words, not a stack overflow.
+  return jsonExcerpt(items, Number.POSITIVE_INFINITY);
 }

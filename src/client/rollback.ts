@@ -5,7 +5,7 @@ import { jsonExcerpt } from "./problem-details.js";
 import type { DeploymentsClient } from "./client.js";
 import { checkDeploymentFields, type DeployedRevision, patchForRevision } from "./deploy-revision.js";
 import { isUuid } from "../shared/uuid.js";
-import { ApiError, unwrap } from "./errors.js";
+import { invalidResponseBody, unwrap } from "./errors.js";
 import { terminalSafe } from "../shared/terminal-text.js";
 import { paginate } from "./paginate.js";
 import type { Deployment, DeploymentPatch, Revision, RevisionSource, SourceRevisionConfig } from "../shared/types.js";
@@ -91,11 +91,7 @@ function checkedTarget(deployment: Deployment, target: Revision, withId = false)
         : undefined;
   if (problem === undefined) return target;
   const revision = `/v2/deployments/${deployment.id}/revisions/${isUuid(id) ? id : ""}`;
-  throw new ApiError(new Response(null, { status: 200 }), target, {
-    request: { method: "GET", url: revision },
-    title: "Invalid response body",
-    detail: `${problem}; nothing was sent`,
-  });
+  throw invalidResponseBody({ method: "GET", url: revision }, target, `${problem}; nothing was sent`);
 }
 
 /**
@@ -131,11 +127,11 @@ export async function findRollbackTarget(
   for await (const revision of paginate(client, "/v2/deployments/{deployment_id}/revisions", { path: { deployment_id: deploymentId }, signal })) {
     // An item that is not a revision (null, a number: off the document) is the service's error, not a TypeError.
     if (typeof revision !== "object" || revision === null || Array.isArray(revision)) {
-      throw new ApiError(new Response(null, { status: 200 }), revision, {
-        request: { method: "GET", url: `/v2/deployments/${deploymentId}/revisions` },
-        title: "Invalid response body",
-        detail: `the page of revisions has an item that is not a revision: ${jsonExcerpt(revision, 60) ?? "(none)"}; nothing was sent`,
-      });
+      throw invalidResponseBody(
+        { method: "GET", url: `/v2/deployments/${deploymentId}/revisions` },
+        revision,
+        `the page of revisions has an item that is not a revision: ${jsonExcerpt(revision, 60) ?? "(none)"}; nothing was sent`,
+      );
     }
     if (revision.id === active) passedActive = true;
     else if (passedActive && revision.status === "DEPLOYED") return { deployment, target: checkedTarget(deployment, revision, true) };

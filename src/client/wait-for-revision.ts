@@ -2,7 +2,7 @@
 import { jsonExcerpt } from "./problem-details.js";
 import { TERMINAL_REVISION_STATUSES } from "../../generated/constants.js";
 import type { DeploymentsClient } from "./client.js";
-import { ApiError, unwrap } from "./errors.js";
+import { invalidResponseBody, unwrap } from "./errors.js";
 import { checkDelay, checkFunction } from "./option-checks.js";
 import { sleep } from "./sleep.js";
 import { terminalSafe } from "../shared/terminal-text.js";
@@ -118,10 +118,11 @@ export async function waitForRevision(
       // A status that is not text would never be terminal: the wait would poll until its timeout and
       // report "[object Object]" as the last status.
       if (typeof (revision as { status?: unknown } | null)?.status !== "string") {
-        throw new ApiError(result.response, revision, {
-          title: "Invalid response body",
-          detail: `the ${result.response.status} response is not a revision: its "status" is ${jsonExcerpt((revision as { status?: unknown } | null)?.status, 60) ?? "missing"}, not a string`,
-        });
+        throw invalidResponseBody(
+          result.response,
+          revision,
+          `the ${result.response.status} response is not a revision: its "status" is ${jsonExcerpt((revision as { status?: unknown } | null)?.status, 60) ?? "missing"}, not a string`,
+        );
       }
       if (revision.status !== lastStatus) {
         lastStatus = revision.status;

@@ -5,7 +5,7 @@
 // with isError set so that an agent does not take a failed deploy for a done one.
 import { sourceRuleLines } from "../shared/source-rules.js";
 import { patchForRevision } from "../client/deploy-revision.js";
-import { ApiError, unwrap } from "../client/errors.js";
+import { invalidResponseBody, unwrap } from "../client/errors.js";
 import { jsonExcerpt } from "../client/problem-details.js";
 import { isUuid } from "../shared/uuid.js";
 import { planDeploy } from "../client/plan.js";
@@ -142,10 +142,11 @@ async function currentRevision(context: ToolContext, deploymentId: string, revis
   // answer without them is the service's error, and the revision was still created.
   const { id, status } = (revision ?? {}) as { id?: unknown; status?: unknown };
   if (!isUuid(id) || typeof status !== "string") {
-    throw new ApiError(result.response, revision, {
-      title: "Invalid response body",
-      detail: `the ${result.response.status} response is not a revision: its id is ${jsonExcerpt(id, 60) ?? "missing"} and its status ${jsonExcerpt(status, 60) ?? "missing"}`,
-    });
+    throw invalidResponseBody(
+      result.response,
+      revision,
+      `the ${result.response.status} response is not a revision: its id is ${jsonExcerpt(id, 60) ?? "missing"} and its status ${jsonExcerpt(status, 60) ?? "missing"}`,
+    );
   }
   return revision;
 }
