@@ -231,8 +231,7 @@ export function withErrorShape(handle: Router, shape: ErrorShape, operations: re
   if (shape === "problem") return handle;
   const where = parameterPlaces(operations);
   return (request) => {
-    // Dot segments removed first, as handle() routes the target (`/v2/../_simulator/reset` is the control API).
-    if (isControlPath(withoutDotSegments(request.target).split("?")[0]!)) return handle(request);
+    if (isControlTarget(request.target)) return handle(request);
     const reply = handle(request);
     return reply instanceof Promise ? reply.then((r) => inServiceShape(r, where)) : inServiceShape(reply, where);
   };
@@ -248,7 +247,7 @@ export function refusalWriter(shape: ErrorShape): ((problem: GateProblem) => { c
   const where = parameterPlaces(describeOperations(openApiDocument));
   return (problem) =>
     // The control API keeps problem+json, as the core answers it (withErrorShape).
-    problem.instance !== undefined && isControlPath(withoutDotSegments(problem.instance))
+    problem.instance !== undefined && isControlTarget(problem.instance)
       ? { contentType: PROBLEM_JSON, text: JSON.stringify(problem) }
       : {
           contentType: "application/json",
@@ -267,6 +266,14 @@ export function parameterPlaces(operations: readonly CheckedOperation[]): (name:
 /** A path of the control API (/_simulator/...), which is the simulator's own and not the service's. */
 export function isControlPath(path: string): boolean {
   return path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`);
+}
+
+/**
+ * Whether a request target as sent (dot segments, a query) is on the control API, read as handle()
+ * routes it: dot segments removed first, so `/v2/../_simulator/reset` is the control API.
+ */
+function isControlTarget(target: string): boolean {
+  return isControlPath(withoutDotSegments(target).split("?")[0]!);
 }
 
 function mediaTypeOf(request: SimRequest): string {
